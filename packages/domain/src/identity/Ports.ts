@@ -1,0 +1,19 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Conflict } from "../shared/Errors.js"
+import type { TokenId, UserId } from "../shared/Ids.js"
+import type { ApiToken, User } from "./User.js"
+
+export class UserRepository extends Context.Tag("@octavo/domain/UserRepository")<UserRepository, {
+  /** Fails with Conflict when the email is taken. */
+  readonly insert: (user: User) => Effect.Effect<void, Conflict>
+  readonly findById: (id: UserId) => Effect.Effect<Option.Option<User>>
+  readonly findByEmail: (email: string) => Effect.Effect<Option.Option<User>>
+  readonly findManyByIds: (ids: ReadonlyArray<UserId>) => Effect.Effect<ReadonlyArray<User>>
+}>() {}
+
+export class TokenRepository extends Context.Tag("@octavo/domain/TokenRepository")<TokenRepository, {
+  readonly insert: (token: ApiToken) => Effect.Effect<void>
+  readonly findByHash: (hash: string) => Effect.Effect<Option.Option<ApiToken>>
+  readonly findById: (id: TokenId) => Effect.Effect<Option.Option<ApiToken>>
+  readonly revoke: (id: TokenId, at: Date) => Effect.Effect<void>
+}>() {}

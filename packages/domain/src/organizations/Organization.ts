@@ -1,0 +1,116 @@
+import { Schema } from "effect"
+import { InviteId, OrganizationId, TeamId, UserId } from "../shared/Ids.js"
+import { boundedArray, boundedString, EmailDomain, HttpUrl, patternString } from "../shared/Limits.js"
+import { MemberRole, Role, TeamRole } from "../shared/Role.js"
+
+// Organizations, members, teams: limits from the specification's "Limits" table.
+export const OrganizationTitle = boundedString({ min: 2, max: 255 })
+export const OrganizationHostname = boundedString({ min: 3, max: 32 }).pipe(
+  Schema.compose(patternString(/^[a-z0-9][a-z0-9-]*[a-z0-9]$/, "lower-case letters, digits and inner hyphens"))
+)
+export const EmailDomains = boundedArray(EmailDomain, { max: 100 })
+export const TeamTitle = boundedString({ min: 1, max: 64 })
+
+export const DefaultContent = Schema.Struct({
+  type: Schema.Literal("site"),
+  site: Schema.String
+})
+
+export const Organization = Schema.Struct({
+  id: OrganizationId,
+  title: OrganizationTitle,
+  createdAt: Schema.DateFromSelf,
+  /** Lower-cased. */
+  emailDomains: Schema.Array(Schema.String),
+  hostname: Schema.optional(Schema.String),
+  defaultRole: MemberRole,
+  defaultContent: Schema.optional(DefaultContent),
+  logo: Schema.optional(Schema.String),
+  sso: Schema.Boolean,
+  ai: Schema.Boolean,
+  inviteLinks: Schema.Boolean
+})
+export type Organization = typeof Organization.Type
+
+export const Member = Schema.Struct({
+  organizationId: OrganizationId,
+  userId: UserId,
+  role: MemberRole,
+  joinedAt: Schema.DateFromSelf,
+  /** Set by `ping`; members who never pinged are not "active". */
+  lastSeenAt: Schema.optional(Schema.DateFromSelf),
+  sso: Schema.Boolean,
+  disabled: Schema.Boolean
+})
+export type Member = typeof Member.Type
+
+export const Team = Schema.Struct({
+  id: TeamId,
+  organizationId: OrganizationId,
+  title: TeamTitle,
+  createdAt: Schema.DateFromSelf
+})
+export type Team = typeof Team.Type
+
+export const TeamMembership = Schema.Struct({
+  teamId: TeamId,
+  organizationId: OrganizationId,
+  userId: UserId,
+  role: TeamRole,
+  addedAt: Schema.DateFromSelf
+})
+export type TeamMembership = typeof TeamMembership.Type
+
+export const Invite = Schema.Struct({
+  id: InviteId,
+  organizationId: OrganizationId,
+  role: Role,
+  createdAt: Schema.DateFromSelf
+})
+export type Invite = typeof Invite.Type
+
+// Inputs of the use cases; the HTTP contracts decode into these.
+export const CreateOrganizationInput = Schema.Struct({
+  title: OrganizationTitle,
+  emailDomains: Schema.optional(EmailDomains)
+})
+export type CreateOrganizationInput = typeof CreateOrganizationInput.Type
+
+export const UpdateOrganizationInput = Schema.Struct({
+  title: Schema.optional(OrganizationTitle),
+  emailDomains: Schema.optional(EmailDomains),
+  hostname: Schema.optional(Schema.NullOr(OrganizationHostname)),
+  defaultRole: Schema.optional(MemberRole),
+  defaultContent: Schema.optional(Schema.NullOr(DefaultContent)),
+  logo: Schema.optional(Schema.NullOr(HttpUrl)),
+  sso: Schema.optional(Schema.Boolean),
+  ai: Schema.optional(Schema.Boolean),
+  inviteLinks: Schema.optional(Schema.Boolean)
+})
+export type UpdateOrganizationInput = typeof UpdateOrganizationInput.Type
+
+export const MemberSort = Schema.Literal("joinedAt", "lastSeenAt")
+export type MemberSort = typeof MemberSort.Type
+
+export const CreateTeamInput = Schema.Struct({
+  title: TeamTitle,
+  members: Schema.optional(boundedArray(Schema.String, { max: 1000 }))
+})
+export type CreateTeamInput = typeof CreateTeamInput.Type
+
+export const TeamMembersUpdate = Schema.Struct({
+  add: Schema.optional(boundedArray(Schema.String, { max: 1000 })),
+  remove: Schema.optional(boundedArray(Schema.String, { max: 1000 })),
+  memberships: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Struct({ role: TeamRole }) }))
+})
+export type TeamMembersUpdate = typeof TeamMembersUpdate.Type
+
+export const EmailInvite = Schema.Union(
+  Schema.String,
+  Schema.Struct({ email: Schema.String, role: Role })
+)
+export const InviteByEmailInput = Schema.Struct({
+  emails: boundedArray(EmailInvite, { min: 1, max: 100 }),
+  role: Schema.optional(Role)
+})
+export type InviteByEmailInput = typeof InviteByEmailInput.Type

@@ -1,0 +1,96 @@
+import { Context, type Effect, type Option } from "effect"
+import type { User } from "../identity/User.js"
+import type { Conflict } from "../shared/Errors.js"
+import type { InviteId, OrganizationId, TeamId, UserId } from "../shared/Ids.js"
+import type { Order, Page, PageRequest } from "../shared/Pagination.js"
+import type { Role } from "../shared/Role.js"
+import type { Invite, Member, MemberSort, Organization, Team, TeamMembership } from "./Organization.js"
+
+export class OrganizationRepository extends Context.Tag("@octavo/domain/OrganizationRepository")<OrganizationRepository, {
+  /** Fails with Conflict when the hostname is taken. */
+  readonly insert: (organization: Organization) => Effect.Effect<void, Conflict>
+  /** Fails with Conflict when the hostname is taken. */
+  readonly update: (organization: Organization) => Effect.Effect<void, Conflict>
+  readonly findById: (id: OrganizationId) => Effect.Effect<Option.Option<Organization>>
+  /** Organizations the user is a member of, by (createdAt, id) ascending. */
+  readonly listForUser: (userId: UserId, page: PageRequest) => Effect.Effect<Page<Organization>>
+  /** Organizations whose emailDomains include the (lower-cased) domain, by (createdAt, id). */
+  readonly findByEmailDomain: (domain: string) => Effect.Effect<ReadonlyArray<Organization>>
+}>() {}
+
+export interface MemberFilter {
+  readonly role?: Role | undefined
+  /** Case-insensitive substring of the user's display name or email. */
+  readonly search?: string | undefined
+  /** Sorting by lastSeenAt lists only members that have been seen. */
+  readonly sort: MemberSort
+  readonly order: Order
+}
+
+/** A member with its user, as lists show them. */
+export interface MemberWithUser {
+  readonly member: Member
+  readonly user: User
+}
+
+export class MemberRepository extends Context.Tag("@octavo/domain/MemberRepository")<MemberRepository, {
+  /** Fails with Conflict when the user is a member already. */
+  readonly insert: (member: Member) => Effect.Effect<void, Conflict>
+  readonly update: (member: Member) => Effect.Effect<void>
+  /** Removes the member and its team memberships in the organization. */
+  readonly delete: (organizationId: OrganizationId, userId: UserId) => Effect.Effect<void>
+  readonly find: (organizationId: OrganizationId, userId: UserId) => Effect.Effect<Option.Option<Member>>
+  /** Keyset over (joinedAt or lastSeenAt in epoch ms, userId). */
+  readonly list: (
+    organizationId: OrganizationId,
+    filter: MemberFilter,
+    page: PageRequest
+  ) => Effect.Effect<Page<MemberWithUser>>
+  readonly countWithRole: (organizationId: OrganizationId, role: Role) => Effect.Effect<number>
+  /** Whether two users are members of at least one common organization. */
+  readonly shareAnOrganization: (a: UserId, b: UserId) => Effect.Effect<boolean>
+}>() {}
+
+export interface TeamFilter {
+  readonly title?: string | undefined
+  /** Only teams where this user has the team role `owner`. */
+  readonly ownedBy?: UserId | undefined
+}
+
+export interface TeamWithCount {
+  readonly team: Team
+  readonly members: number
+}
+
+export class TeamRepository extends Context.Tag("@octavo/domain/TeamRepository")<TeamRepository, {
+  readonly insert: (team: Team) => Effect.Effect<void>
+  readonly update: (team: Team) => Effect.Effect<void>
+  /** Removes the team and its memberships. */
+  readonly delete: (id: TeamId) => Effect.Effect<void>
+  readonly findById: (id: TeamId) => Effect.Effect<Option.Option<TeamWithCount>>
+  /** Keyset over (createdAt in epoch ms, id) ascending; `title` matches case-insensitively. */
+  readonly list: (organizationId: OrganizationId, filter: TeamFilter, page: PageRequest) => Effect.Effect<Page<TeamWithCount>>
+  readonly findMembership: (teamId: TeamId, userId: UserId) => Effect.Effect<Option.Option<TeamMembership>>
+  /** Adds the membership or replaces its role. */
+  readonly upsertMembership: (membership: TeamMembership) => Effect.Effect<void>
+  readonly deleteMembership: (teamId: TeamId, userId: UserId) => Effect.Effect<void>
+  /** Keyset over (addedAt in epoch ms, userId) ascending. */
+  readonly listMemberships: (teamId: TeamId, page: PageRequest) => Effect.Effect<Page<TeamMembership>>
+  /** A member's teams, keyset over (team createdAt in epoch ms, team id) ascending. */
+  readonly listForUser: (
+    organizationId: OrganizationId,
+    userId: UserId,
+    filter: { readonly title?: string | undefined },
+    page: PageRequest
+  ) => Effect.Effect<Page<{ readonly team: TeamWithCount; readonly membership: TeamMembership }>>
+  readonly countForUser: (organizationId: OrganizationId, userId: UserId) => Effect.Effect<number>
+}>() {}
+
+export class InviteRepository extends Context.Tag("@octavo/domain/InviteRepository")<InviteRepository, {
+  readonly insert: (invite: Invite) => Effect.Effect<void>
+  readonly update: (invite: Invite) => Effect.Effect<void>
+  readonly delete: (id: InviteId) => Effect.Effect<void>
+  readonly findById: (id: InviteId) => Effect.Effect<Option.Option<Invite>>
+  /** Keyset over (createdAt in epoch ms, id) ascending. */
+  readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<Invite>>
+}>() {}

@@ -1,0 +1,60 @@
+import { Schema } from "effect"
+
+/** The object does not exist, or the caller may not know that it exists. */
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
+  entity: Schema.String,
+  id: Schema.String
+}) {
+  override get message() {
+    return `${this.entity} ${this.id} was not found`
+  }
+}
+
+/** The caller can see the object but lacks the role for the action. */
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
+  action: Schema.String,
+  required: Schema.String
+}) {
+  override get message() {
+    return `You may not ${this.action}: it requires ${this.required}`
+  }
+}
+
+/** No valid credentials came with the request. */
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return this.reason
+  }
+}
+
+/** The input breaks a rule; `field` names where. */
+export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
+  field: Schema.String,
+  rule: Schema.String
+}) {
+  override get message() {
+    return this.field === "" ? this.rule : `${this.field}: ${this.rule}`
+  }
+}
+
+/** The action conflicts with the current state (a duplicate, the last admin, a cycle). */
+export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return this.reason
+  }
+}
+
+/** A precondition of a transition does not hold. */
+export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()("PreconditionFailed", {
+  reason: Schema.String
+}) {
+  override get message() {
+    return this.reason
+  }
+}
+
+export type DomainError = NotFound | Forbidden | Unauthenticated | InvalidInput | Conflict | PreconditionFailed

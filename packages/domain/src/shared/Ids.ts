@@ -1,0 +1,18 @@
+import { Schema } from "effect"
+
+const opaqueId = <B extends string>(brand: B) =>
+  Schema.String.pipe(
+    Schema.filter((s) => /^[A-Za-z0-9_-]{1,64}$/.test(s) || "must be an id (letters, digits, - and _)"),
+    Schema.brand(brand)
+  )
+
+export const UserId = opaqueId("UserId")
+export type UserId = typeof UserId.Type
+export const TokenId = opaqueId("TokenId")
+export type TokenId = typeof TokenId.Type
+export const OrganizationId = opaqueId("OrganizationId")
+export type OrganizationId = typeof OrganizationId.Type
+export const TeamId = opaqueId("TeamId")
+export type TeamId = typeof TeamId.Type
+export const InviteId = opaqueId("InviteId")
+export type InviteId = typeof InviteId.Type

@@ -1,0 +1,13 @@
+import type { TokenRepository, UserRepository } from "../identity/Ports.js"
+import type { InviteRepository, MemberRepository, OrganizationRepository, TeamRepository } from "../organizations/Ports.js"
+import type { UnitOfWork } from "./UnitOfWork.js"
+
+/** Everything a storage adapter provides: one Layer of these runs the whole domain. */
+export type StoragePorts =
+  | UnitOfWork
+  | UserRepository
+  | TokenRepository
+  | OrganizationRepository
+  | MemberRepository
+  | TeamRepository
+  | InviteRepository
