@@ -1,0 +1,82 @@
+import type { ApiToken, Invite, Member, Organization, Team, TeamMembership, User } from "@octavo/domain"
+import { Context, Effect, FiberRef, HashMap, Layer, Option, Ref } from "effect"
+
+/** Everything the memory adapter keeps: persistent maps, so a snapshot costs nothing. */
+export interface State {
+  readonly users: HashMap.HashMap<string, User>
+  readonly tokens: HashMap.HashMap<string, ApiToken>
+  readonly organizations: HashMap.HashMap<string, Organization>
+  /** Keyed by `${organizationId}/${userId}`. */
+  readonly members: HashMap.HashMap<string, Member>
+  readonly teams: HashMap.HashMap<string, Team>
+  /** Keyed by `${teamId}/${userId}`. */
+  readonly teamMemberships: HashMap.HashMap<string, TeamMembership>
+  readonly invites: HashMap.HashMap<string, Invite>
+}
+
+export const emptyState: State = {
+  users: HashMap.empty(),
+  tokens: HashMap.empty(),
+  organizations: HashMap.empty(),
+  members: HashMap.empty(),
+  teams: HashMap.empty(),
+  teamMemberships: HashMap.empty(),
+  invites: HashMap.empty()
+}
+
+export const pairKey = (a: string, b: string): string => `${a}/${b}`
+
+/**
+ * The state, read and written by the repositories. Writes are serialized; inside a transaction
+ * they go to the transaction's own copy, which becomes the state only when the transaction succeeds.
+ */
+export class MemoryStore extends Context.Tag("@octavo/adapters-memory/MemoryStore")<MemoryStore, {
+  readonly read: <A>(f: (state: State) => A) => Effect.Effect<A>
+  readonly write: <A, E = never>(f: (state: State) => Effect.Effect<readonly [A, State], E> | readonly [A, State]) => Effect.Effect<A, E>
+  readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}>() {}
+
+export const makeStore = Effect.gen(function*() {
+  const committed = yield* Ref.make(emptyState)
+  const lock = yield* Effect.makeSemaphore(1)
+  // The working copy of the transaction this fiber runs in, if any.
+  const working = yield* FiberRef.make<Option.Option<Ref.Ref<State>>>(Option.none())
+
+  const current = Effect.map(FiberRef.get(working), Option.getOrElse(() => committed))
+
+  const read = <A>(f: (state: State) => A) => Effect.flatMap(current, (ref) => Effect.map(Ref.get(ref), f))
+
+  const apply = <A, E>(
+    ref: Ref.Ref<State>,
+    f: (state: State) => Effect.Effect<readonly [A, State], E> | readonly [A, State]
+  ): Effect.Effect<A, E> =>
+    Effect.gen(function*() {
+      const result = f(yield* Ref.get(ref))
+      const [a, next] = Effect.isEffect(result) ? yield* result : result
+      yield* Ref.set(ref, next)
+      return a
+    })
+
+  const write = <A, E = never>(f: (state: State) => Effect.Effect<readonly [A, State], E> | readonly [A, State]) =>
+    Effect.flatMap(FiberRef.get(working), Option.match({
+      onSome: (ref) => apply(ref, f),
+      onNone: () => lock.withPermits(1)(apply(committed, f))
+    }))
+
+  const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(FiberRef.get(working), Option.match({
+      // A nested transaction joins the one it runs in.
+      onSome: () => effect,
+      onNone: () =>
+        lock.withPermits(1)(Effect.gen(function*() {
+          const copy = yield* Ref.make(yield* Ref.get(committed))
+          const a = yield* Effect.locally(effect, working, Option.some(copy))
+          yield* Ref.set(committed, yield* Ref.get(copy))
+          return a
+        }))
+    }))
+
+  return { read, write, transaction }
+})
+
+export const MemoryStoreLive = Layer.scoped(MemoryStore, makeStore)

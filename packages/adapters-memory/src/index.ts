@@ -1,0 +1,25 @@
+import { type StoragePorts, UnitOfWork } from "@octavo/domain"
+import { Effect, Layer } from "effect"
+import { MemoryTokenRepository, MemoryUserRepository } from "./IdentityRepositories.js"
+import {
+  MemoryInviteRepository,
+  MemoryMemberRepository,
+  MemoryOrganizationRepository,
+  MemoryTeamRepository
+} from "./OrganizationRepositories.js"
+import { MemoryStore, MemoryStoreLive } from "./Store.js"
+
+export { MemoryStore, MemoryStoreLive } from "./Store.js"
+
+const MemoryUnitOfWork = Layer.effect(UnitOfWork, Effect.map(MemoryStore, (store) => ({ transaction: store.transaction })))
+
+/** Every storage port, in memory. Each build of the layer starts empty. */
+export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
+  MemoryUnitOfWork,
+  MemoryUserRepository,
+  MemoryTokenRepository,
+  MemoryOrganizationRepository,
+  MemoryMemberRepository,
+  MemoryTeamRepository,
+  MemoryInviteRepository
+).pipe(Layer.provide(MemoryStoreLive))

@@ -1,0 +1,4 @@
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { contractSuite } from "@octavo/domain/contract"
+
+contractSuite("memory", () => MemoryStorage)

@@ -1,0 +1,16 @@
+import { Layer } from "effect"
+import { Identity } from "./identity/IdentityService.js"
+import { Invites } from "./organizations/InviteService.js"
+import { Members } from "./organizations/MemberService.js"
+import { Organizations } from "./organizations/OrganizationService.js"
+import { Teams } from "./organizations/TeamService.js"
+import { SecretsLive } from "./shared/Secrets.js"
+
+/** Every use case of the domain, over the storage ports an adapter provides. */
+export const DomainServices = Layer.mergeAll(
+  Identity.Default,
+  Organizations.Default,
+  Members.Default,
+  Teams.Default,
+  Invites.Default
+).pipe(Layer.provide(SecretsLive))

@@ -1,0 +1,152 @@
+import { Effect, Option } from "effect"
+import { MemberRepository } from "../organizations/Ports.js"
+import { Actor } from "../shared/Actor.js"
+import { Forbidden, NotFound, Unauthenticated } from "../shared/Errors.js"
+import { type TokenId, TokenId as TokenIdSchema, type UserId, UserId as UserIdSchema } from "../shared/Ids.js"
+import { validate } from "../shared/Limits.js"
+import { Secrets } from "../shared/Secrets.js"
+import { now } from "../shared/Time.js"
+import { UnitOfWork } from "../shared/UnitOfWork.js"
+import { TokenRepository, UserRepository } from "./Ports.js"
+import { type ApiToken, CreateTokenInput, CreateUserInput, type User } from "./User.js"
+
+/** A token as shown once, at creation: the only time its secret is visible. */
+export interface IssuedToken {
+  readonly token: ApiToken
+  readonly secret: string
+}
+
+const INSTANCE_ADMIN_EMAIL = "admin@octavo.local"
+
+/** Users and API tokens: authentication, the instance administrator, and who may see whom. */
+export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identity", {
+  effect: Effect.gen(function*() {
+    const users = yield* UserRepository
+    const tokens = yield* TokenRepository
+    const members = yield* MemberRepository
+    const secrets = yield* Secrets
+    const uow = yield* UnitOfWork
+
+    const userNotFound = (id: string) => new NotFound({ entity: "user", id })
+
+    const requireInstanceAdmin = (action: string) =>
+      Effect.flatMap(Actor, (actor) =>
+        actor.isInstanceAdmin ? Effect.void : Effect.fail(new Forbidden({ action, required: "the instance administrator" })))
+
+    /** The user behind a bearer token; unknown and revoked tokens are refused alike. */
+    const authenticate = (secret: string) =>
+      Effect.gen(function*() {
+        const hash = yield* secrets.hashToken(secret)
+        const token = yield* tokens.findByHash(hash)
+        if (Option.isNone(token) || token.value.revokedAt !== undefined) {
+          return yield* new Unauthenticated({ reason: "The bearer token is unknown or revoked" })
+        }
+        const user = yield* users.findById(token.value.userId)
+        if (Option.isNone(user)) return yield* new Unauthenticated({ reason: "The bearer token's user no longer exists" })
+        return user.value
+      })
+
+    const issueToken = (userId: UserId, label: string, secret: string) =>
+      Effect.gen(function*() {
+        const token: ApiToken = {
+          id: TokenIdSchema.make(yield* secrets.newId),
+          userId,
+          label,
+          hash: yield* secrets.hashToken(secret),
+          createdAt: yield* now
+        }
+        yield* tokens.insert(token)
+        return { token, secret } satisfies IssuedToken
+      })
+
+    /**
+     * Makes sure the instance administrator exists and that `secret` authenticates it.
+     * Idempotent: the same secret on every start changes nothing after the first.
+     */
+    const bootstrapInstanceAdmin = (secret: string) =>
+      uow.transaction(Effect.gen(function*() {
+        const hash = yield* secrets.hashToken(secret)
+        const existing = yield* tokens.findByHash(hash)
+        if (Option.isSome(existing) && existing.value.revokedAt === undefined) {
+          const owner = yield* users.findById(existing.value.userId)
+          if (Option.isSome(owner) && owner.value.isInstanceAdmin) return owner.value
+        }
+        const admin = yield* users.findByEmail(INSTANCE_ADMIN_EMAIL).pipe(
+          Effect.flatMap(Option.match({
+            onSome: Effect.succeed,
+            onNone: () =>
+              Effect.gen(function*() {
+                const user: User = {
+                  id: UserIdSchema.make(yield* secrets.newId),
+                  displayName: "Instance administrator",
+                  email: INSTANCE_ADMIN_EMAIL,
+                  isInstanceAdmin: true,
+                  createdAt: yield* now
+                }
+                yield* users.insert(user).pipe(Effect.orDie)
+                return user
+              })
+          }))
+        )
+        yield* issueToken(admin.id, "bootstrap", secret)
+        return admin
+      }))
+
+    const createUser = (input: CreateUserInput) =>
+      Effect.gen(function*() {
+        yield* requireInstanceAdmin("create users")
+        const valid = yield* validate(CreateUserInput)(input)
+        const user: User = {
+          id: UserIdSchema.make(yield* secrets.newId),
+          displayName: valid.displayName,
+          email: valid.email.toLowerCase(),
+          isInstanceAdmin: false,
+          createdAt: yield* now,
+          ...(valid.photoURL !== undefined ? { photoURL: valid.photoURL } : {})
+        }
+        yield* users.insert(user)
+        return user
+      })
+
+    /** The instance administrator manages every user's tokens; a user manages its own. */
+    const requireTokenManager = (userId: UserId) =>
+      Effect.gen(function*() {
+        const actor = yield* Actor
+        if (actor.id === userId || actor.isInstanceAdmin) return
+        yield* getUser(userId)
+        return yield* new Forbidden({ action: "manage another user's tokens", required: "the instance administrator" })
+      })
+
+    const createToken = (userId: UserId, input: CreateTokenInput) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(CreateTokenInput)(input)
+        yield* requireTokenManager(userId)
+        const user = yield* users.findById(userId)
+        if (Option.isNone(user)) return yield* userNotFound(userId)
+        return yield* issueToken(userId, valid.label ?? "", yield* secrets.newToken)
+      })
+
+    const revokeToken = (userId: UserId, tokenId: TokenId) =>
+      Effect.gen(function*() {
+        yield* requireTokenManager(userId)
+        const token = yield* tokens.findById(tokenId)
+        if (Option.isNone(token) || token.value.userId !== userId) {
+          return yield* new NotFound({ entity: "token", id: tokenId })
+        }
+        if (token.value.revokedAt === undefined) yield* tokens.revoke(tokenId, yield* now)
+      })
+
+    /** A user is visible to itself, to the instance administrator and to members of a common organization. */
+    const getUser = (userId: UserId) =>
+      Effect.gen(function*() {
+        const actor = yield* Actor
+        const user = yield* users.findById(userId)
+        if (Option.isNone(user)) return yield* userNotFound(userId)
+        if (actor.id === userId || actor.isInstanceAdmin) return user.value
+        if (yield* members.shareAnOrganization(actor.id, userId)) return user.value
+        return yield* userNotFound(userId)
+      })
+
+    return { authenticate, bootstrapInstanceAdmin, createUser, createToken, revokeToken, getUser } as const
+  })
+}) {}

@@ -1,0 +1,135 @@
+import { Effect, Option } from "effect"
+import type { User } from "../identity/User.js"
+import { UserRepository } from "../identity/Ports.js"
+import { Actor } from "../shared/Actor.js"
+import { Conflict, NotFound } from "../shared/Errors.js"
+import type { OrganizationId, UserId } from "../shared/Ids.js"
+import { validate } from "../shared/Limits.js"
+import type { Page, PageRequest } from "../shared/Pagination.js"
+import { MemberRole } from "../shared/Role.js"
+import { UnitOfWork } from "../shared/UnitOfWork.js"
+import { accessOrganization } from "./Access.js"
+import type { Member } from "./Organization.js"
+import { isAdmin, requireNotGuest, requireRole } from "./Policy.js"
+import { type MemberFilter, MemberRepository, TeamRepository } from "./Ports.js"
+
+/** A member with its user and how many teams it is in. */
+export interface MemberView {
+  readonly member: Member
+  readonly user: User
+  readonly teams: number
+}
+
+export class Members extends Effect.Service<Members>()("@octavo/domain/Members", {
+  effect: Effect.gen(function*() {
+    const members = yield* MemberRepository
+    const teams = yield* TeamRepository
+    const users = yield* UserRepository
+    const uow = yield* UnitOfWork
+
+    const memberNotFound = (userId: UserId) => new NotFound({ entity: "member", id: userId })
+
+    const withTeams = (member: Member, user: User) =>
+      Effect.map(teams.countForUser(member.organizationId, member.userId), (count): MemberView => ({
+        member,
+        user,
+        teams: count
+      }))
+
+    /** Loads a member of an organization the actor belongs to. */
+    const findMember = (organizationId: OrganizationId, userId: UserId) =>
+      Effect.gen(function*() {
+        const member = yield* members.find(organizationId, userId)
+        if (Option.isNone(member)) return yield* memberNotFound(userId)
+        const user = yield* users.findById(userId)
+        if (Option.isNone(user)) return yield* memberNotFound(userId)
+        return { member: member.value, user: user.value }
+      })
+
+    /** The last admin can neither leave nor be demoted: an organization always has one. */
+    const keepAnAdmin = (member: Member, becomes: MemberRole | "removed") =>
+      Effect.gen(function*() {
+        if (!isAdmin(member) || becomes === "admin") return
+        const admins = yield* members.countWithRole(member.organizationId, "admin")
+        if (admins <= 1) {
+          return yield* new Conflict({
+            reason: becomes === "removed"
+              ? "The last admin of an organization cannot be removed"
+              : "The last admin of an organization cannot be demoted"
+          })
+        }
+      })
+
+    const list = (organizationId: OrganizationId, filter: MemberFilter, page: PageRequest) =>
+      Effect.gen(function*() {
+        const { member } = yield* accessOrganization(organizationId)
+        yield* requireNotGuest(member, "list members")
+        const result = yield* members.list(organizationId, filter, page)
+        const items = yield* Effect.forEach(result.items, ({ member, user }) => withTeams(member, user))
+        return { ...result, items } satisfies Page<MemberView>
+      })
+
+    /** Guests see only their own member record. */
+    const get = (organizationId: OrganizationId, userId: UserId) =>
+      Effect.gen(function*() {
+        const { member } = yield* accessOrganization(organizationId)
+        if (member.userId !== userId) yield* requireNotGuest(member, "read other members")
+        const found = yield* findMember(organizationId, userId)
+        return yield* withTeams(found.member, found.user)
+      })
+
+    /** Admins remove anyone; any member may leave. */
+    const remove = (organizationId: OrganizationId, userId: UserId) =>
+      Effect.gen(function*() {
+        const { member } = yield* accessOrganization(organizationId)
+        const actor = yield* Actor
+        if (actor.id !== userId) yield* requireRole(member, "admin", "remove members")
+        const target = yield* findMember(organizationId, userId)
+        yield* uow.transaction(Effect.gen(function*() {
+          yield* keepAnAdmin(target.member, "removed")
+          yield* members.delete(organizationId, userId)
+        }))
+      })
+
+    const updateRole = (organizationId: OrganizationId, userId: UserId, role: MemberRole | undefined) =>
+      Effect.gen(function*() {
+        const { member } = yield* accessOrganization(organizationId)
+        yield* requireRole(member, "admin", "change members' roles")
+        const target = yield* findMember(organizationId, userId)
+        if (role === undefined) return yield* withTeams(target.member, target.user)
+        const valid = yield* validate(MemberRole)(role)
+        const updated: Member = { ...target.member, role: valid }
+        yield* uow.transaction(Effect.gen(function*() {
+          yield* keepAnAdmin(target.member, valid)
+          yield* members.update(updated)
+        }))
+        return yield* withTeams(updated, target.user)
+      })
+
+    const markSso = (organizationId: OrganizationId, userId: UserId) =>
+      Effect.gen(function*() {
+        const { member } = yield* accessOrganization(organizationId)
+        yield* requireRole(member, "admin", "mark members as SSO members")
+        const target = yield* findMember(organizationId, userId)
+        const updated: Member = { ...target.member, sso: true }
+        yield* members.update(updated)
+        return yield* withTeams(updated, target.user)
+      })
+
+    /** The teams a member belongs to, with its role in each. */
+    const teamsOf = (
+      organizationId: OrganizationId,
+      userId: UserId,
+      filter: { readonly title?: string | undefined },
+      page: PageRequest
+    ) =>
+      Effect.gen(function*() {
+        const { member } = yield* accessOrganization(organizationId)
+        if (member.userId !== userId) yield* requireNotGuest(member, "read other members' teams")
+        yield* findMember(organizationId, userId)
+        return yield* teams.listForUser(organizationId, userId, filter, page)
+      })
+
+    return { list, get, remove, updateRole, markSso, teamsOf, findMember, withTeams } as const
+  })
+}) {}

@@ -1,0 +1,143 @@
+import { Effect, Option } from "effect"
+import { Actor } from "../shared/Actor.js"
+import { OrganizationId } from "../shared/Ids.js"
+import { EmailDomain, validate } from "../shared/Limits.js"
+import { mapPage, type PageRequest } from "../shared/Pagination.js"
+import { Secrets } from "../shared/Secrets.js"
+import { now } from "../shared/Time.js"
+import { UnitOfWork } from "../shared/UnitOfWork.js"
+import { accessOrganization } from "./Access.js"
+import {
+  CreateOrganizationInput,
+  type Member,
+  type Organization,
+  UpdateOrganizationInput
+} from "./Organization.js"
+import { organizationPermissions, type OrganizationPermissions, requireRole } from "./Policy.js"
+import { MemberRepository, OrganizationRepository } from "./Ports.js"
+
+/** An organization with what the caller may do in it. */
+export interface OrganizationView {
+  readonly organization: Organization
+  readonly permissions: OrganizationPermissions
+}
+
+const view = (organization: Organization, member: Member): OrganizationView => ({
+  organization,
+  permissions: organizationPermissions(member)
+})
+
+const normalizeDomains = (domains: ReadonlyArray<string>): ReadonlyArray<string> =>
+  Array.from(new Set(domains.map((d) => d.toLowerCase())))
+
+export class Organizations extends Effect.Service<Organizations>()("@octavo/domain/Organizations", {
+  effect: Effect.gen(function*() {
+    const organizations = yield* OrganizationRepository
+    const members = yield* MemberRepository
+    const secrets = yield* Secrets
+    const uow = yield* UnitOfWork
+
+    /** Any authenticated user may create an organization and becomes its admin. */
+    const create = (input: CreateOrganizationInput) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(CreateOrganizationInput)(input)
+        const actor = yield* Actor
+        const createdAt = yield* now
+        const organization: Organization = {
+          id: OrganizationId.make(yield* secrets.newId),
+          title: valid.title,
+          createdAt,
+          emailDomains: normalizeDomains(valid.emailDomains ?? []),
+          defaultRole: "read",
+          sso: false,
+          ai: false,
+          inviteLinks: true
+        }
+        const member: Member = {
+          organizationId: organization.id,
+          userId: actor.id,
+          role: "admin",
+          joinedAt: createdAt,
+          sso: false,
+          disabled: false
+        }
+        yield* uow.transaction(Effect.gen(function*() {
+          yield* organizations.insert(organization)
+          yield* members.insert(member).pipe(Effect.orDie)
+        }))
+        return view(organization, member)
+      })
+
+    const get = (organizationId: OrganizationId) =>
+      Effect.map(accessOrganization(organizationId), ({ member, organization }) => view(organization, member))
+
+    /** The caller's organizations. */
+    const listMine = (page: PageRequest) =>
+      Effect.gen(function*() {
+        const actor = yield* Actor
+        const result = yield* organizations.listForUser(actor.id, page)
+        const memberships = yield* Effect.forEach(result.items, (o) => members.find(o.id, actor.id))
+        return mapPage(
+          { ...result, items: result.items.map((o, i) => [o, memberships[i]] as const) },
+          ([organization, member]) =>
+            Option.match(member ?? Option.none(), {
+              onNone: () => ({ organization, permissions: { admin: false, createContent: false } }),
+              onSome: (m) => view(organization, m)
+            })
+        )
+      })
+
+    const update = (organizationId: OrganizationId, input: UpdateOrganizationInput) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(UpdateOrganizationInput)(input)
+        const { member, organization } = yield* accessOrganization(organizationId)
+        yield* requireRole(member, "admin", "change the organization's settings")
+        const { defaultContent, emailDomains, hostname, logo, ...flags } = valid
+        const updated: Organization = {
+          ...organization,
+          ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
+          ...(emailDomains !== undefined ? { emailDomains: normalizeDomains(emailDomains) } : {})
+        }
+        const optional = { defaultContent, hostname, logo }
+        for (const [key, value] of Object.entries(optional)) {
+          if (value === null) delete (updated as Record<string, unknown>)[key]
+          else if (value !== undefined) (updated as Record<string, unknown>)[key] = value
+        }
+        yield* organizations.update(updated)
+        return view(updated, member)
+      })
+
+    /**
+     * Organizations whose email domains include `domain`: those the caller belongs to, and,
+     * when the domain is the caller's own email domain, every one it could join.
+     */
+    const byEmailDomain = (domain: string) =>
+      Effect.gen(function*() {
+        const valid = (yield* validate(EmailDomain)(domain)).toLowerCase()
+        const actor = yield* Actor
+        const found = yield* organizations.findByEmailDomain(valid)
+        const ownDomain = actor.email.split("@")[1]?.toLowerCase() === valid
+        const views = yield* Effect.forEach(found, (organization) =>
+          Effect.map(members.find(organization.id, actor.id), (member) =>
+            Option.match(member, {
+              onSome: (m) => Option.some(view(organization, m)),
+              onNone: () =>
+                ownDomain || actor.isInstanceAdmin
+                  ? Option.some({ organization, permissions: { admin: false, createContent: false } })
+                  : Option.none()
+            })))
+        return views.flatMap(Option.toArray)
+      })
+
+    /** Records that the caller was seen now. */
+    const ping = (organizationId: OrganizationId) =>
+      Effect.gen(function*() {
+        const { member } = yield* accessOrganization(organizationId)
+        const seenAt = yield* now
+        yield* members.update({ ...member, lastSeenAt: seenAt })
+        return { organizationId, userId: member.userId, role: member.role, seenAt }
+      })
+
+    return { create, get, listMine, update, byEmailDomain, ping } as const
+  })
+}) {}

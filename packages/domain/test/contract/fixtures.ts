@@ -1,0 +1,86 @@
+import { Effect } from "effect"
+import {
+  InviteId,
+  type Member,
+  MemberRepository,
+  type Organization,
+  OrganizationId,
+  OrganizationRepository,
+  type Role,
+  type Team,
+  TeamId,
+  TeamRepository,
+  type User,
+  UserId,
+  UserRepository
+} from "../../src/index.js"
+
+let counter = 0
+const run = Math.random().toString(36).slice(2, 8)
+/** An id no other test of this run uses, so tests can share one storage. */
+export const uniqueId = (prefix: string): string => `${prefix}${run}${(counter++).toString().padStart(5, "0")}`
+
+/** A fixed instant plus `minutes`, so orders are known in advance. */
+export const at = (minutes: number): Date => new Date(Date.UTC(2026, 0, 1, 0, minutes, 0, 0))
+
+export const makeUser = (fields: Partial<User> = {}) =>
+  Effect.gen(function*() {
+    const id = UserId.make(uniqueId("u"))
+    const user: User = {
+      id,
+      displayName: `User ${id}`,
+      email: `${id.toLowerCase()}@example.com`,
+      isInstanceAdmin: false,
+      createdAt: at(0),
+      ...fields
+    }
+    yield* (yield* UserRepository).insert(user)
+    return user
+  })
+
+export const makeOrganization = (fields: Partial<Organization> = {}) =>
+  Effect.gen(function*() {
+    const organization: Organization = {
+      id: OrganizationId.make(uniqueId("o")),
+      title: "Acme",
+      createdAt: at(0),
+      emailDomains: [],
+      defaultRole: "read",
+      sso: false,
+      ai: false,
+      inviteLinks: true,
+      ...fields
+    }
+    yield* (yield* OrganizationRepository).insert(organization)
+    return organization
+  })
+
+export const makeMember = (organization: Organization, user: User, role: Role | null, fields: Partial<Member> = {}) =>
+  Effect.gen(function*() {
+    const member: Member = {
+      organizationId: organization.id,
+      userId: user.id,
+      role,
+      joinedAt: at(0),
+      sso: false,
+      disabled: false,
+      ...fields
+    }
+    yield* (yield* MemberRepository).insert(member)
+    return member
+  })
+
+export const makeTeam = (organization: Organization, fields: Partial<Team> = {}) =>
+  Effect.gen(function*() {
+    const team: Team = {
+      id: TeamId.make(uniqueId("t")),
+      organizationId: organization.id,
+      title: "Team",
+      createdAt: at(0),
+      ...fields
+    }
+    yield* (yield* TeamRepository).insert(team)
+    return team
+  })
+
+export const newInviteId = () => InviteId.make(uniqueId("i"))

@@ -1,0 +1,98 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect, Either, Layer, Option } from "effect"
+import {
+  Actor,
+  type DomainServices,
+  Identity,
+  Invites,
+  MemberRepository,
+  Members,
+  Organizations,
+  type StoragePorts,
+  TeamRepository,
+  Teams,
+  type User
+} from "../../src/index.js"
+import { makeUser, uniqueId } from "./fixtures.js"
+
+const as = (user: User) => Effect.provideService(Actor, user)
+
+const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) =>
+  Either.isLeft(result) ? result.left._tag : "success"
+
+/** The use cases over a storage: what must hold whichever adapter stores the data. */
+export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+  layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("use cases", (it) => {
+    it.effect("creating an organization makes its creator the admin; the last admin stays", () =>
+      Effect.gen(function*() {
+        const organizations = yield* Organizations
+        const members = yield* Members
+        const alice = yield* makeUser()
+        const created = yield* as(alice)(organizations.create({ title: "Docs", emailDomains: ["Acme.TEST", "acme.test"] }))
+        expect(created.organization.emailDomains).toEqual(["acme.test"])
+        expect(created.permissions).toEqual({ admin: true, createContent: true })
+        const id = created.organization.id
+        expect(failureTag(yield* Effect.either(as(alice)(members.updateRole(id, alice.id, "edit"))))).toBe("Conflict")
+        expect(failureTag(yield* Effect.either(as(alice)(members.remove(id, alice.id))))).toBe("Conflict")
+        const mine = yield* as(alice)(organizations.listMine({ limit: 10, after: Option.none() }))
+        expect(mine.items.map((o) => o.organization.id)).toEqual([id])
+      }))
+
+    it.effect("a failed use case writes nothing: a team with a stranger in it", () =>
+      Effect.gen(function*() {
+        const organizations = yield* Organizations
+        const teams = yield* Teams
+        const alice = yield* makeUser()
+        const stranger = yield* makeUser()
+        const { organization } = yield* as(alice)(organizations.create({ title: "Docs" }))
+        const result = yield* Effect.either(as(alice)(teams.create(organization.id, { title: "Writers", members: [alice.id, stranger.id] })))
+        expect(failureTag(result)).toBe("InvalidInput")
+        const listed = yield* as(alice)(teams.list(organization.id, {}, { limit: 10, after: Option.none() }))
+        expect(listed.count).toBe(0)
+      }))
+
+    it.effect("team members: add and remove of the same user removes it, atomically", () =>
+      Effect.gen(function*() {
+        const organizations = yield* Organizations
+        const teams = yield* Teams
+        const invites = yield* Invites
+        const alice = yield* makeUser()
+        const bob = yield* makeUser()
+        const { organization } = yield* as(alice)(organizations.create({ title: "Docs" }))
+        const invite = yield* as(alice)(invites.create(organization.id, "edit"))
+        yield* as(bob)(invites.join(organization.id, invite.id))
+        expect(failureTag(yield* Effect.either(as(bob)(invites.join(organization.id, invite.id))))).toBe("Conflict")
+        const team = yield* as(alice)(teams.create(organization.id, { title: "Writers", members: [alice.id] }))
+        yield* as(alice)(teams.updateMembers(organization.id, team.team.id, {
+          add: [bob.email, alice.id],
+          remove: [bob.id],
+          memberships: { [alice.id]: { role: "owner" } }
+        }))
+        const repo = yield* TeamRepository
+        expect(Option.getOrThrow(yield* repo.findMembership(team.team.id, alice.id)).role).toBe("owner")
+        expect(yield* repo.findMembership(team.team.id, bob.id)).toEqual(Option.none())
+        const bad = yield* Effect.either(as(alice)(teams.updateMembers(organization.id, team.team.id, {
+          add: [bob.id, "nobody@example.com"]
+        })))
+        expect(failureTag(bad)).toBe("InvalidInput")
+        expect(yield* repo.findMembership(team.team.id, bob.id)).toEqual(Option.none())
+      }))
+
+    it.effect("tokens authenticate until revoked; the admin bootstrap is idempotent", () =>
+      Effect.gen(function*() {
+        const identity = yield* Identity
+        const secret = uniqueId("secret")
+        const admin = yield* identity.bootstrapInstanceAdmin(secret)
+        const again = yield* identity.bootstrapInstanceAdmin(secret)
+        expect(again.id).toBe(admin.id)
+        expect((yield* identity.authenticate(secret)).id).toBe(admin.id)
+        const user = yield* as(admin)(identity.createUser({ displayName: "Eve", email: `${uniqueId("eve")}@Example.com` }))
+        expect(user.email).toBe(user.email.toLowerCase())
+        const issued = yield* as(admin)(identity.createToken(user.id, { label: "ci" }))
+        expect((yield* identity.authenticate(issued.secret)).id).toBe(user.id)
+        yield* as(user)(identity.revokeToken(user.id, issued.token.id))
+        expect(failureTag(yield* Effect.either(identity.authenticate(issued.secret)))).toBe("Unauthenticated")
+        const members = yield* MemberRepository
+        expect(yield* members.shareAnOrganization(admin.id, user.id)).toBe(false)
+      }))
+  })
