@@ -15,11 +15,12 @@ export interface Membership {
  * The organization as the actor sees it. Non-members are told it does not exist,
  * so that no one learns of another organization's objects.
  */
-export const accessOrganization = (organizationId: OrganizationId) =>
+export const makeAccess = Effect.gen(function*() {
+  const organizations = yield* OrganizationRepository
+  const members = yield* MemberRepository
+  return (organizationId: OrganizationId) =>
   Effect.gen(function*() {
     const actor = yield* Actor
-    const organizations = yield* OrganizationRepository
-    const members = yield* MemberRepository
     const notFound = new NotFound({ entity: "organization", id: organizationId })
     const member = yield* members.find(organizationId, actor.id)
     if (Option.isNone(member)) return yield* notFound
@@ -27,3 +28,4 @@ export const accessOrganization = (organizationId: OrganizationId) =>
     if (Option.isNone(organization)) return yield* notFound
     return { organization: organization.value, member: member.value } satisfies Membership
   })
+})

@@ -9,7 +9,7 @@ import { Role } from "../shared/Role.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
-import { accessOrganization } from "./Access.js"
+import { makeAccess } from "./Access.js"
 import { type Invite, InviteByEmailInput, type Member } from "./Organization.js"
 import { requireRole } from "./Policy.js"
 import { InviteRepository, MemberRepository, OrganizationRepository } from "./Ports.js"
@@ -28,6 +28,7 @@ export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites",
     const users = yield* UserRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
+    const accessOrganization = yield* makeAccess
 
     /** Link invites are admin business: their ids let anyone join. */
     const adminAccess = (organizationId: OrganizationId, action: string) =>

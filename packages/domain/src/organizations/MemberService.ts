@@ -8,7 +8,7 @@ import { validate } from "../shared/Limits.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
 import { MemberRole } from "../shared/Role.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
-import { accessOrganization } from "./Access.js"
+import { makeAccess } from "./Access.js"
 import type { Member } from "./Organization.js"
 import { isAdmin, requireNotGuest, requireRole } from "./Policy.js"
 import { type MemberFilter, MemberRepository, TeamRepository } from "./Ports.js"
@@ -26,6 +26,7 @@ export class Members extends Effect.Service<Members>()("@octavo/domain/Members",
     const teams = yield* TeamRepository
     const users = yield* UserRepository
     const uow = yield* UnitOfWork
+    const accessOrganization = yield* makeAccess
 
     const memberNotFound = (userId: UserId) => new NotFound({ entity: "member", id: userId })
 

@@ -6,7 +6,7 @@ import { mapPage, type PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
-import { accessOrganization } from "./Access.js"
+import { makeAccess } from "./Access.js"
 import {
   CreateOrganizationInput,
   type Member,
@@ -36,6 +36,7 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
     const members = yield* MemberRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
+    const accessOrganization = yield* makeAccess
 
     /** Any authenticated user may create an organization and becomes its admin. */
     const create = (input: CreateOrganizationInput) =>

@@ -8,7 +8,7 @@ import type { TeamRole } from "../shared/Role.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
-import { accessOrganization, type Membership } from "./Access.js"
+import { makeAccess, type Membership } from "./Access.js"
 import { type MemberView, Members } from "./MemberService.js"
 import { CreateTeamInput, type Team, TeamMembersUpdate, type TeamMembership, TeamTitle } from "./Organization.js"
 import { canManageTeam, isAdmin, requireNotGuest, requireRole } from "./Policy.js"
@@ -28,6 +28,7 @@ export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
     const memberService = yield* Members
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
+    const accessOrganization = yield* makeAccess
 
     const teamNotFound = (teamId: string) => new NotFound({ entity: "team", id: teamId })
 

@@ -1,0 +1,24 @@
+import { Config, Option, Redacted } from "effect"
+
+/** The environment every start command honours (conventions.md, "Environment"). */
+export const AppConfig = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(8080)),
+  publicUrl: Config.option(Config.string("OCTAVO_PUBLIC_URL")),
+  databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+  dataDir: Config.string("OCTAVO_DATA_DIR").pipe(Config.withDefault("./.octavo")),
+  storage: Config.option(Config.literal("memory")("OCTAVO_STORAGE")),
+  adminToken: Config.option(Config.redacted("OCTAVO_ADMIN_TOKEN"))
+})
+export type AppConfig = Config.Config.Success<typeof AppConfig>
+
+export type StorageChoice =
+  | { readonly _tag: "memory" }
+  | { readonly _tag: "postgres"; readonly url: string }
+  | { readonly _tag: "pglite"; readonly dataDir: string }
+
+/** `OCTAVO_STORAGE=memory` wins; then `DATABASE_URL`; else embedded PostgreSQL under `OCTAVO_DATA_DIR`. */
+export const storageChoice = (config: AppConfig): StorageChoice => {
+  if (Option.isSome(config.storage)) return { _tag: "memory" }
+  if (Option.isSome(config.databaseUrl)) return { _tag: "postgres", url: Redacted.value(config.databaseUrl.value) }
+  return { _tag: "pglite", dataDir: config.dataDir }
+}

@@ -1,0 +1,135 @@
+import {
+  type HttpApp,
+  HttpApiBuilder,
+  HttpApiScalar,
+  HttpIncomingMessage,
+  HttpMiddleware,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
+import { DomainServices, Identity, type StoragePorts } from "@octavo/domain"
+import { Cause, Effect, Layer, Option, Predicate, Redacted } from "effect"
+import { OctavoApi } from "./Api.js"
+import { apiError } from "./api/Errors.js"
+import { Authentication } from "./api/Security.js"
+import { HealthLive } from "./handlers/Health.js"
+import { InvitesLive } from "./handlers/Invites.js"
+import { MembersLive } from "./handlers/Members.js"
+import { OrganizationsLive } from "./handlers/Organizations.js"
+import { TeamsLive } from "./handlers/Teams.js"
+import { UsersLive } from "./handlers/Users.js"
+import { PublicUrl } from "./Present.js"
+
+/** Request bodies above this size are refused with 413. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024
+
+const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.map(Identity, (identity) =>
+    Authentication.of({
+      bearer: (token) =>
+        identity.authenticate(Redacted.value(token)).pipe(
+          Effect.mapError(() => apiError(401, "A valid bearer token is required: send Authorization: Bearer <token>"))
+        )
+    }))
+)
+
+const hasTag = (error: unknown, tag: string): boolean => Predicate.isTagged(error, tag)
+
+const decodeMessage = (error: unknown): string => {
+  const issues = (error as { issues?: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }).issues ?? []
+  const seen = new Set<string>()
+  const described: Array<string> = []
+  for (const issue of issues) {
+    const path = issue.path.map(String).join(".")
+    // An optional field's "Expected undefined" adds nothing to the rule it broke; one message a field.
+    if (seen.has(path) || issue.message.startsWith("Expected undefined")) continue
+    seen.add(path)
+    described.push(path === "" ? issue.message : `${path}: ${issue.message}`)
+  }
+  return described.length > 0 ? described.join("; ") : "The request is invalid"
+}
+
+/**
+ * Gives every failure the API's error body: input that does not decode (400), a body too
+ * large (413), a route that does not exist (404), and defects (500, cause logged, not shown).
+ */
+const respond = (code: number, message: string) =>
+  Effect.succeed(HttpServerResponse.unsafeJson(apiError(code, message), { status: code }))
+
+const isBodyTooLarge = (error: unknown): boolean =>
+  /too large|exceed/i.test(String((error as { description?: unknown }).description ?? "")) ||
+  /too large|exceed/i.test(String((error as { cause?: { message?: unknown } }).cause?.message ?? ""))
+
+/**
+ * Gives every failure the API's error body: input that does not decode (400), a body too
+ * large (413), a route that does not exist (404), and defects (500, cause logged, not shown).
+ * The API's own errors pass through to its encoder.
+ */
+const ErrorBodies = HttpApiBuilder.middleware((app) =>
+  app.pipe(
+    Effect.catchAllCause((cause): Effect.Effect<HttpServerResponse.HttpServerResponse, never> => {
+      if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+      // Body decoding failures arrive as defects, the others as failures: look at whichever it is.
+      const error: unknown = Cause.squash(cause)
+      if (hasTag(error, "HttpApiDecodeError")) return respond(400, decodeMessage(error))
+      if (hasTag(error, "RouteNotFound")) return respond(404, "No such endpoint")
+      if (hasTag(error, "RequestError")) {
+        return isBodyTooLarge(error)
+          ? respond(413, `The body is over the limit of ${MAX_BODY_BYTES} bytes`)
+          : respond(400, "body: must be valid JSON")
+      }
+      // The API's own errors are encoded by HttpApi; anything else is a fault of the server.
+      if (Option.isSome(Cause.failureOption(cause)) && !hasTag(error, "SqlError")) return Effect.failCause(cause)
+      return Effect.logError("Request failed", cause).pipe(
+        Effect.zipRight(respond(500, "The server failed to answer; the cause is in its log"))
+      )
+    })
+  )
+)
+
+/** Refuses a declared body over the limit before reading it; a longer undeclared body fails while read. */
+const limitBodySize = (app: HttpApp.Default): HttpApp.Default =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const declared = Number(request.headers["content-length"] ?? "0")
+    return declared > MAX_BODY_BYTES
+      ? respond(413, `The body is over the limit of ${MAX_BODY_BYTES} bytes`)
+      : HttpIncomingMessage.withMaxBodySize(app, Option.some(MAX_BODY_BYTES))
+  })
+
+const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
+  Layer.provide([HealthLive, UsersLive, OrganizationsLive, MembersLive, TeamsLive, InvitesLive]),
+  Layer.provide(AuthenticationLive)
+)
+
+export interface ServerOptions {
+  readonly publicUrl: string
+  /** When set, the instance administrator authenticates with this token. */
+  readonly adminToken?: string | undefined
+}
+
+const bootstrapAdmin = (adminToken: string | undefined) =>
+  Layer.effectDiscard(
+    adminToken === undefined || adminToken === ""
+      ? Effect.void
+      : Effect.flatMap(Identity, (identity) => identity.bootstrapInstanceAdmin(adminToken)).pipe(
+        Effect.tap((admin) => Effect.logInfo("Instance administrator ready").pipe(Effect.annotateLogs({ userId: admin.id })))
+      )
+  )
+
+/**
+ * The whole HTTP application over a storage: the API, its OpenAPI document at /openapi.json and
+ * the reference page at /docs. It needs an HttpServer (Node's in main, a test server in tests).
+ */
+export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options: ServerOptions) => {
+  const domain = DomainServices.pipe(Layer.provideMerge(storage))
+  return HttpApiBuilder.serve((app) => HttpMiddleware.logger(limitBodySize(app))).pipe(
+    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
+    Layer.provide(ErrorBodies),
+    Layer.provide(ApiLive),
+    Layer.provide(bootstrapAdmin(options.adminToken)),
+    Layer.provide(domain),
+    Layer.provide(Layer.succeed(PublicUrl, options.publicUrl.replace(/\/+$/, "")))
+  )
+}

@@ -1,0 +1,17 @@
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { PgliteClient, PgServerClient, PgStorage } from "@octavo/adapters-pg"
+import type { StoragePorts } from "@octavo/domain"
+import { Layer } from "effect"
+import type { StorageChoice } from "./Config.js"
+
+/** The storage adapter for a configuration. */
+export const storageLayer = (choice: StorageChoice): Layer.Layer<StoragePorts, unknown> => {
+  switch (choice._tag) {
+    case "memory":
+      return MemoryStorage
+    case "postgres":
+      return PgStorage.pipe(Layer.provide(PgServerClient(choice.url)))
+    case "pglite":
+      return PgStorage.pipe(Layer.provide(PgliteClient({ dataDir: choice.dataDir })))
+  }
+}

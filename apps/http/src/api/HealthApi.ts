@@ -1,0 +1,10 @@
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+
+const Status = Schema.Struct({ status: Schema.Literal("ok") })
+
+/** Liveness and readiness, without authentication, for orchestrators and load balancers. */
+export class HealthApi extends HttpApiGroup.make("health")
+  .add(HttpApiEndpoint.get("live", "/healthz").addSuccess(Status))
+  .add(HttpApiEndpoint.get("ready", "/readyz").addSuccess(Status))
+{}

@@ -1,0 +1,39 @@
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { boundedString, MemberRole, MemberSort, OrganizationId, Order, Role, UserId } from "@octavo/domain"
+import { Schema } from "effect"
+import { ListOf, PageQuery } from "./Common.js"
+import { Authentication } from "./Security.js"
+import { MemberObject, TeamMembershipObject, TeamObject } from "./Wire.js"
+
+export const MemberPath = Schema.Struct({ organizationId: OrganizationId, userId: UserId })
+
+export class MembersApi extends HttpApiGroup.make("members")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/orgs/:organizationId/members")
+      .setPath(Schema.Struct({ organizationId: OrganizationId }))
+      .setUrlParams(Schema.Struct({
+        ...PageQuery,
+        order: Schema.optional(Order),
+        role: Schema.optional(Role),
+        search: Schema.optional(boundedString({ max: 512 })),
+        sort: Schema.optional(MemberSort)
+      }))
+      .addSuccess(ListOf(MemberObject))
+  )
+  .add(HttpApiEndpoint.get("get", "/v1/orgs/:organizationId/members/:userId").setPath(MemberPath).addSuccess(MemberObject))
+  .add(HttpApiEndpoint.del("remove", "/v1/orgs/:organizationId/members/:userId").setPath(MemberPath))
+  .add(
+    HttpApiEndpoint.patch("update", "/v1/orgs/:organizationId/members/:userId")
+      .setPath(MemberPath)
+      .setPayload(Schema.Struct({ role: Schema.optional(MemberRole) }))
+      .addSuccess(MemberObject)
+  )
+  .add(HttpApiEndpoint.post("markSso", "/v1/orgs/:organizationId/members/:userId/sso").setPath(MemberPath).addSuccess(MemberObject))
+  .add(
+    HttpApiEndpoint.get("teams", "/v1/orgs/:organizationId/members/:userId/teams")
+      .setPath(MemberPath)
+      .setUrlParams(Schema.Struct({ ...PageQuery, title: Schema.optional(boundedString({ max: 64 })) }))
+      .addSuccess(ListOf(Schema.Struct({ team: TeamObject, member: TeamMembershipObject })))
+  )
+  .middleware(Authentication)
+{}

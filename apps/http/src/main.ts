@@ -1,0 +1,23 @@
+import { createServer } from "node:http"
+import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer, Logger, Option, Redacted } from "effect"
+import { AppConfig, storageChoice } from "./Config.js"
+import { makeHttpApp } from "./Server.js"
+import { storageLayer } from "./Storage.js"
+
+const Main = Layer.unwrapEffect(Effect.gen(function*() {
+  const config = yield* AppConfig
+  const choice = storageChoice(config)
+  const publicUrl = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
+  yield* Effect.logInfo("Starting Octavo").pipe(
+    Effect.annotateLogs({ storage: choice._tag, port: config.port, publicUrl, ...(choice._tag === "pglite" ? { dataDir: choice.dataDir } : {}) })
+  )
+  return makeHttpApp(storageLayer(choice), {
+    publicUrl,
+    adminToken: Option.getOrUndefined(Option.map(config.adminToken, Redacted.value))
+  }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: config.port })))
+}))
+
+// SIGTERM and SIGINT interrupt the main fiber: the server stops taking requests, finishes the
+// ones in flight, and the storage closes, in that order.
+Layer.launch(Main).pipe(Effect.provide(Logger.json), NodeRuntime.runMain({ disablePrettyLogger: true }))

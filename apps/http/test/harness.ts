@@ -1,0 +1,65 @@
+import * as http from "node:http"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import type { StoragePorts } from "@octavo/domain"
+import { Effect, Layer } from "effect"
+import { makeHttpApp } from "../src/Server.js"
+
+export const ADMIN_TOKEN = "test-admin-token"
+export const PUBLIC_URL = "https://docs.test"
+
+/** The application on a test server, over the given storage, with an HttpClient aimed at it. */
+export const testServer = (storage: Layer.Layer<StoragePorts, unknown>) =>
+  makeHttpApp(storage, { publicUrl: PUBLIC_URL, adminToken: ADMIN_TOKEN }).pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest)
+  )
+
+export interface Answer {
+  readonly status: number
+  readonly body: any
+  readonly headers: Readonly<Record<string, string | undefined>>
+}
+
+export interface CallOptions {
+  readonly token?: string | undefined
+  readonly body?: unknown
+  /** Sent as is, to test bodies that are not JSON. */
+  readonly rawBody?: string
+}
+
+/** One HTTP call; answers its status, parsed JSON body (null when empty) and headers. */
+export const call = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, options: CallOptions = {}) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    let request = HttpClientRequest.make(method)(path)
+    if (options.token !== undefined) request = HttpClientRequest.bearerToken(request, options.token)
+    if (options.rawBody !== undefined) {
+      request = HttpClientRequest.bodyText(request, options.rawBody, "application/json")
+    } else if (options.body !== undefined) {
+      request = yield* HttpClientRequest.bodyJson(request, options.body)
+    }
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    return {
+      status: response.status,
+      body: text === "" ? null : JSON.parse(text),
+      headers: response.headers
+    } satisfies Answer
+  }).pipe(Effect.scoped, Effect.orDie)
+
+/**
+ * Sends a request that declares a body of `declaredBytes` but writes only a little of it,
+ * as a client streaming a large upload would; answers the status the server gives.
+ */
+export const declaredBodyStatus = (url: string, declaredBytes: number, token: string) =>
+  Effect.async<number>((resume) => {
+    const request = http.request(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": String(declaredBytes), authorization: `Bearer ${token}` }
+    }, (response) => {
+      response.resume()
+      resume(Effect.succeed(response.statusCode ?? 0))
+    })
+    request.on("error", () => resume(Effect.succeed(-1)))
+    request.write("{\"title\": \"")
+  })
