@@ -56,7 +56,7 @@ const userEndpoints: ReadonlyArray<{ readonly method: Method; readonly path: (w:
   { method: "POST", path: (w) => `/v1/orgs/${w.organizationId}/invites/${w.inviteId}` }
 ]
 
-layer(testServer(MemoryStorage))("authorization", (it) => {
+layer(testServer(MemoryStorage), { excludeTestServices: true })("authorization", (it) => {
   describe("organization endpoints", () => {
     it.effect("refuse a missing, malformed or unknown token with 401 and change nothing", () =>
       Effect.gen(function*() {
