@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { PgliteClient, PgServerClient, PgStorage, withSearchPath } from "@octavo/adapters-pg"
+import type { StoragePorts } from "@octavo/domain"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { ADMIN_TOKEN, call, testServer } from "./harness.js"
+
+/** Creates an organization on one server, stops it, starts another on the same storage, reads it back. */
+const survivesRestart = (storage: () => Layer.Layer<StoragePorts, unknown>) =>
+  Effect.gen(function*() {
+    const created = yield* call("POST", "/v1/orgs", { token: ADMIN_TOKEN, body: { title: "Durable" } }).pipe(
+      Effect.provide(testServer(storage()))
+    )
+    expect(created.status).toBe(201)
+    const read = yield* call("GET", `/v1/orgs/${created.body.id}`, { token: ADMIN_TOKEN }).pipe(
+      Effect.provide(testServer(storage()))
+    )
+    expect(read.status).toBe(200)
+    expect(read.body.title).toBe("Durable")
+  })
+
+describe("persistence across restarts", () => {
+  it.live("the embedded default keeps an organization created over HTTP", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "octavo-restart-"))
+    return survivesRestart(() => PgStorage.pipe(Layer.provide(PgliteClient({ dataDir })))).pipe(
+      Effect.ensuring(Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+    )
+  }, 60_000)
+
+  const url = process.env["OCTAVO_TEST_DATABASE_URL"]
+  if (url !== undefined && url !== "") {
+    it.live("the PostgreSQL server keeps an organization created over HTTP", () =>
+      Effect.gen(function*() {
+        // Both servers use one fresh schema, each with its own connection pool.
+        const schema = `restart_${Date.now()}_${Math.floor(Math.random() * 1e6)}`
+        const admin = (statement: string) =>
+          Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(Effect.provide(PgServerClient(url)), Effect.orDie)
+        yield* Effect.acquireRelease(admin(`CREATE SCHEMA ${schema}`), () => admin(`DROP SCHEMA ${schema} CASCADE`))
+        yield* survivesRestart(() => PgStorage.pipe(Layer.provide(PgServerClient(withSearchPath(url, schema)))))
+      }).pipe(Effect.scoped), 60_000)
+  }
+})
