@@ -27,6 +27,12 @@ const view = (organization: Organization, member: Member): OrganizationView => (
   permissions: organizationPermissions(member)
 })
 
+/** An optional field after a patch: kept when absent from it, removed by null, else replaced. */
+const clearable = <K extends string, V>(key: K, patch: V | null | undefined, current: V | undefined): { [P in K]?: V } => {
+  const value = patch === undefined ? current : patch === null ? undefined : patch
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
+}
+
 const normalizeDomains = (domains: ReadonlyArray<string>): ReadonlyArray<string> =>
   Array.from(new Set(domains.map((d) => d.toLowerCase())))
 
@@ -93,16 +99,19 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
         const valid = yield* validate(UpdateOrganizationInput)(input)
         const { member, organization } = yield* accessOrganization(organizationId)
         yield* requireRole(member, "admin", "change the organization's settings")
-        const { defaultContent, emailDomains, hostname, logo, ...flags } = valid
+        // Absent fields stay as they are; null clears the optional ones.
+        const { defaultContent, hostname, logo, ...rest } = organization
         const updated: Organization = {
-          ...organization,
-          ...Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
-          ...(emailDomains !== undefined ? { emailDomains: normalizeDomains(emailDomains) } : {})
-        }
-        const optional = { defaultContent, hostname, logo }
-        for (const [key, value] of Object.entries(optional)) {
-          if (value === null) delete (updated as Record<string, unknown>)[key]
-          else if (value !== undefined) (updated as Record<string, unknown>)[key] = value
+          ...rest,
+          title: valid.title ?? organization.title,
+          emailDomains: valid.emailDomains !== undefined ? normalizeDomains(valid.emailDomains) : organization.emailDomains,
+          defaultRole: valid.defaultRole !== undefined ? valid.defaultRole : organization.defaultRole,
+          sso: valid.sso ?? organization.sso,
+          ai: valid.ai ?? organization.ai,
+          inviteLinks: valid.inviteLinks ?? organization.inviteLinks,
+          ...clearable("hostname", valid.hostname, hostname),
+          ...clearable("logo", valid.logo, logo),
+          ...clearable("defaultContent", valid.defaultContent, defaultContent)
         }
         yield* organizations.update(updated)
         return view(updated, member)
