@@ -1,4 +1,4 @@
-import { Conflict, TokenRepository, UserRepository } from "@octavo/domain"
+import { conflicts, TokenRepository, UserRepository } from "@octavo/domain"
 import { Effect, HashMap, Layer, Option } from "effect"
 import { MemoryStore } from "./Store.js"
 
@@ -7,9 +7,9 @@ export const MemoryUserRepository = Layer.effect(
   Effect.map(MemoryStore, (store) => ({
     insert: (user) =>
       store.write((s) => {
-        const taken = HashMap.some(s.users, (u) => u.email === user.email)
-        return taken
-          ? Effect.fail(new Conflict({ reason: `A user with email ${user.email} exists already` }))
+        if (HashMap.has(s.users, user.id)) return Effect.fail(conflicts.idTaken("user", user.id))
+        return HashMap.some(s.users, (u) => u.email === user.email)
+          ? Effect.fail(conflicts.emailTaken(user.email))
           : Effect.succeed([undefined, { ...s, users: HashMap.set(s.users, user.id, user) }] as const)
       }),
     findById: (id) => store.read((s) => HashMap.get(s.users, id)),

@@ -1,5 +1,5 @@
 import {
-  Conflict,
+  conflicts,
   InviteRepository,
   MemberRepository,
   type MemberWithUser,
@@ -12,25 +12,33 @@ import {
 import { Effect, HashMap, Layer, Option } from "effect"
 import { MemoryStore, pairKey, type State } from "./Store.js"
 
+/** Replaces an existing entry; updating what is not there changes nothing, as in SQL. */
+const replace = <V>(map: HashMap.HashMap<string, V>, key: string, value: V): HashMap.HashMap<string, V> =>
+  HashMap.has(map, key) ? HashMap.set(map, key, value) : map
+
 const values = <V>(map: HashMap.HashMap<string, V>): Array<V> => Array.from(HashMap.values(map))
 const containsFolded = (haystack: string, needle: string) => haystack.toLowerCase().includes(needle.toLowerCase())
 
 export const MemoryOrganizationRepository = Layer.effect(
   OrganizationRepository,
   Effect.map(MemoryStore, (store) => {
-    const save = (organization: Organization) =>
+    const save = (organization: Organization, mode: "insert" | "update") =>
       store.write((s) => {
-        const taken = organization.hostname !== undefined &&
-          HashMap.some(s.organizations, (o) => o.id !== organization.id && o.hostname === organization.hostname)
+        const exists = HashMap.has(s.organizations, organization.id)
+        if (mode === "insert" && exists) return Effect.fail(conflicts.idTaken("organization", organization.id))
+        if (mode === "update" && !exists) return Effect.succeed([undefined, s] as const)
+        const hostname = organization.hostname
+        const taken = hostname !== undefined &&
+          HashMap.some(s.organizations, (o) => o.id !== organization.id && o.hostname === hostname)
         return taken
-          ? Effect.fail(new Conflict({ reason: `The hostname ${organization.hostname} is taken` }))
+          ? Effect.fail(conflicts.hostnameTaken(hostname))
           : Effect.succeed(
             [undefined, { ...s, organizations: HashMap.set(s.organizations, organization.id, organization) }] as const
           )
       })
     return {
-      insert: save,
-      update: save,
+      insert: (organization) => save(organization, "insert"),
+      update: (organization) => save(organization, "update"),
       findById: (id) => store.read((s) => HashMap.get(s.organizations, id)),
       listForUser: (userId, page) =>
         store.read((s) => {
@@ -57,14 +65,11 @@ export const MemoryMemberRepository = Layer.effect(
       store.write((s) => {
         const key = pairKey(member.organizationId, member.userId)
         return HashMap.has(s.members, key)
-          ? Effect.fail(new Conflict({ reason: "The user is a member of this organization already" }))
+          ? Effect.fail(conflicts.alreadyMember())
           : Effect.succeed([undefined, { ...s, members: HashMap.set(s.members, key, member) }] as const)
       }),
     update: (member) =>
-      store.write((s) => [undefined, {
-        ...s,
-        members: HashMap.set(s.members, pairKey(member.organizationId, member.userId), member)
-      }] as const),
+      store.write((s) => [undefined, { ...s, members: replace(s.members, pairKey(member.organizationId, member.userId), member) }] as const),
     delete: (organizationId, userId) =>
       store.write((s) => [undefined, {
         ...s,
@@ -111,7 +116,7 @@ export const MemoryTeamRepository = Layer.effect(
     const teamKeyset = ({ team }: TeamWithCount) => [team.createdAt.getTime(), team.id] as const
     return {
       insert: (team) => store.write((s) => [undefined, { ...s, teams: HashMap.set(s.teams, team.id, team) }] as const),
-      update: (team) => store.write((s) => [undefined, { ...s, teams: HashMap.set(s.teams, team.id, team) }] as const),
+      update: (team) => store.write((s) => [undefined, { ...s, teams: replace(s.teams, team.id, team) }] as const),
       delete: (id) =>
         store.write((s) => [undefined, {
           ...s,
@@ -133,10 +138,15 @@ export const MemoryTeamRepository = Layer.effect(
         }),
       findMembership: (teamId, userId) => store.read((s) => HashMap.get(s.teamMemberships, pairKey(teamId, userId))),
       upsertMembership: (membership) =>
-        store.write((s) => [undefined, {
-          ...s,
-          teamMemberships: HashMap.set(s.teamMemberships, pairKey(membership.teamId, membership.userId), membership)
-        }] as const),
+        store.write((s) => {
+          const key = pairKey(membership.teamId, membership.userId)
+          // A member already in the team keeps the time it was added; only its role changes.
+          const kept = Option.match(HashMap.get(s.teamMemberships, key), {
+            onNone: () => membership,
+            onSome: (existing) => ({ ...existing, role: membership.role })
+          })
+          return [undefined, { ...s, teamMemberships: HashMap.set(s.teamMemberships, key, kept) }] as const
+        }),
       deleteMembership: (teamId, userId) =>
         store.write((s) => [undefined, {
           ...s,
@@ -174,7 +184,7 @@ export const MemoryInviteRepository = Layer.effect(
   InviteRepository,
   Effect.map(MemoryStore, (store) => ({
     insert: (invite) => store.write((s) => [undefined, { ...s, invites: HashMap.set(s.invites, invite.id, invite) }] as const),
-    update: (invite) => store.write((s) => [undefined, { ...s, invites: HashMap.set(s.invites, invite.id, invite) }] as const),
+    update: (invite) => store.write((s) => [undefined, { ...s, invites: replace(s.invites, invite.id, invite) }] as const),
     delete: (id) => store.write((s) => [undefined, { ...s, invites: HashMap.remove(s.invites, id) }] as const),
     findById: (id) => store.read((s) => HashMap.get(s.invites, id)),
     list: (organizationId, page) =>

@@ -58,3 +58,13 @@ export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()
 }
 
 export type DomainError = NotFound | Forbidden | Unauthenticated | InvalidInput | Conflict | PreconditionFailed
+
+/**
+ * The conflicts storage reports, worded once so that every adapter answers alike.
+ */
+export const conflicts = {
+  emailTaken: (email: string) => new Conflict({ reason: `A user with email ${email} exists already` }),
+  hostnameTaken: (hostname: string) => new Conflict({ reason: `The hostname ${hostname} is taken` }),
+  alreadyMember: () => new Conflict({ reason: "The user is a member of this organization already" }),
+  idTaken: (entity: string, id: string) => new Conflict({ reason: `A ${entity} with id ${id} exists already` })
+} as const

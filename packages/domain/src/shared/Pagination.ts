@@ -14,10 +14,10 @@ export const Order = Schema.Literal("asc", "desc")
 export type Order = typeof Order.Type
 
 /**
- * A keyset position: the sort value and the id of the last item of a page.
+ * A keyset position: the sort value (epoch milliseconds) and the id of the last item of a page.
  * Lists are ordered by (sort value, id), so walking pages returns every item once even while items are added.
  */
-export type Keyset = readonly [value: string | number, id: string]
+export type Keyset = readonly [value: number, id: string]
 
 export interface PageRequest {
   readonly limit: number
@@ -34,7 +34,7 @@ export interface Page<A> {
 
 const CursorPayload = Schema.parseJson(Schema.Struct({
   l: Schema.String,
-  k: Schema.Tuple(Schema.Union(Schema.String, Schema.Number), Schema.String)
+  k: Schema.Tuple(Schema.Number, Schema.String)
 }))
 
 const toBase64Url = (s: string): string => {

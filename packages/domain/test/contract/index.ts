@@ -10,8 +10,11 @@ import {
   type Page,
   type PageRequest,
   type StoragePorts,
+  OrganizationId,
+  TeamId,
   TeamRepository,
   TokenId,
+  UserId,
   TokenRepository,
   UnitOfWork,
   UserRepository
@@ -281,6 +284,49 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           yield* invites.delete(earlier.id)
           expect(yield* invites.findById(earlier.id)).toEqual(Option.none())
           expect((yield* invites.list(organization.id, first())).count).toBe(1)
+        }))
+
+      it.effect("every adapter words conflicts alike and refuses a second object with the same id", () =>
+        Effect.gen(function*() {
+          const users = yield* UserRepository
+          const user = yield* makeUser()
+          const sameEmail = yield* Effect.flip(users.insert({ ...user, id: UserId.make(uniqueId("u")) }))
+          expect(sameEmail.reason).toBe(`A user with email ${user.email} exists already`)
+          const sameId = yield* Effect.flip(users.insert({ ...user, email: `other-${user.email}` }))
+          expect(sameId.reason).toBe(`A user with id ${user.id} exists already`)
+          const organization = yield* makeOrganization({ hostname: uniqueId("h").toLowerCase() })
+          const sameHost = yield* Effect.flip(makeOrganization({ hostname: organization.hostname }))
+          expect(sameHost.reason).toBe(`The hostname ${organization.hostname} is taken`)
+          const sameOrg = yield* Effect.flip((yield* OrganizationRepository).insert({ ...organization, hostname: undefined }))
+          expect(sameOrg.reason).toBe(`A organization with id ${organization.id} exists already`)
+          yield* makeMember(organization, user, "read")
+          const twice = yield* Effect.flip(makeMember(organization, user, "admin"))
+          expect(twice.reason).toBe("The user is a member of this organization already")
+        }))
+
+      it.effect("updating what does not exist changes nothing; a team member keeps the time it was added", () =>
+        Effect.gen(function*() {
+          const organizations = yield* OrganizationRepository
+          const members = yield* MemberRepository
+          const teams = yield* TeamRepository
+          const invites = yield* InviteRepository
+          const organization = yield* makeOrganization()
+          const ghost = { ...organization, id: OrganizationId.make(uniqueId("o")) }
+          yield* organizations.update(ghost)
+          expect(yield* organizations.findById(ghost.id)).toEqual(Option.none())
+          const user = yield* makeUser()
+          yield* members.update({ organizationId: organization.id, userId: user.id, role: "read", joinedAt: at(1), sso: false, disabled: false })
+          expect(yield* members.find(organization.id, user.id)).toEqual(Option.none())
+          const team = yield* makeTeam(organization)
+          yield* teams.update({ ...team, id: TeamId.make(uniqueId("t")) })
+          expect((yield* teams.list(organization.id, {}, first())).count).toBe(1)
+          const invite = { id: newInviteId(), organizationId: organization.id, role: "read" as const, createdAt: at(1) }
+          yield* invites.update(invite)
+          expect(yield* invites.findById(invite.id)).toEqual(Option.none())
+          yield* makeMember(organization, user, "read")
+          yield* teams.upsertMembership({ teamId: team.id, organizationId: organization.id, userId: user.id, role: "member", addedAt: at(3) })
+          yield* teams.upsertMembership({ teamId: team.id, organizationId: organization.id, userId: user.id, role: "owner", addedAt: at(9) })
+          expect(Option.getOrThrow(yield* teams.findMembership(team.id, user.id))).toMatchObject({ role: "owner", addedAt: at(3) })
         }))
 
       it.effect("unit of work: a failed transaction keeps none of its writes", () =>

@@ -1,0 +1,25 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { StoragePorts } from "@octavo/domain"
+import { Effect, Layer } from "effect"
+import { InviteRepositoryLive } from "./InviteRepository.js"
+import { MemberRepositoryLive } from "./MemberRepository.js"
+import { migrate } from "./Migrations.js"
+import { OrganizationRepositoryLive } from "./OrganizationRepository.js"
+import { TeamRepositoryLive } from "./TeamRepository.js"
+import { TokenRepositoryLive } from "./TokenRepository.js"
+import { UnitOfWorkLive } from "./UnitOfWork.js"
+import { UserRepositoryLive } from "./UserRepository.js"
+
+/** Brings the schema up to date before anything uses it. */
+export const MigrationsLive: Layer.Layer<never, never, SqlClient.SqlClient> = Layer.effectDiscard(Effect.orDie(migrate))
+
+/** Every storage port over a SqlClient (Postgres server or PGlite); building it runs the migrations. */
+export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = Layer.mergeAll(
+  UnitOfWorkLive,
+  UserRepositoryLive,
+  TokenRepositoryLive,
+  OrganizationRepositoryLive,
+  MemberRepositoryLive,
+  TeamRepositoryLive,
+  InviteRepositoryLive
+).pipe(Layer.provide(MigrationsLive))

@@ -1,0 +1,106 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { Fragment } from "@effect/sql/Statement"
+import { type Conflict, type Keyset, type Order, type Page, type PageRequest } from "@octavo/domain"
+import { Effect, Option } from "effect"
+
+/** An epoch-milliseconds column: node-postgres reads bigint as a string, PGlite as a number. */
+export type Millis = string | number | bigint
+
+export const toDate = (ms: Millis): Date => new Date(Number(ms))
+
+export const toOptionalDate = (ms: Millis | null): Date | undefined => ms === null ? undefined : toDate(ms)
+
+/** The constraint a unique violation (SQLSTATE 23505) names, "" when unnamed; undefined for any other error. */
+const uniqueViolation = (error: SqlError): string | undefined => {
+  const cause: unknown = error.cause
+  if (typeof cause !== "object" || cause === null || !("code" in cause) || cause.code !== "23505") return undefined
+  return "constraint" in cause && typeof cause.constraint === "string" ? cause.constraint : ""
+}
+
+/**
+ * Runs a write whose unique violations are Conflicts; any other SqlError is a defect.
+ * Inside a transaction the write gets a savepoint, so a caller that handles the Conflict
+ * can go on using the transaction (Postgres aborts a transaction on its first error).
+ */
+export const conflictOnUnique = (sql: SqlClient.SqlClient) =>
+<A>(write: Effect.Effect<A, SqlError>, conflict: (constraint: string) => Conflict): Effect.Effect<A, Conflict> =>
+  Effect.serviceOption(SqlClient.TransactionConnection).pipe(
+    Effect.flatMap((transaction) => Option.isSome(transaction) ? sql.withTransaction(write) : write),
+    Effect.catchAll((error) => {
+      const constraint = uniqueViolation(error)
+      return constraint === undefined ? Effect.die(error) : Effect.fail(conflict(constraint))
+    })
+  )
+
+/**
+ * The condition "comes after `after` in `order`" over the keyset columns (value, id), with the
+ * semantics of `compareKeysets` from the domain. Ids compare with the columns' "C" collation.
+ */
+const afterKeyset = (
+  sql: SqlClient.SqlClient,
+  columns: { readonly value: string; readonly id: string },
+  order: Order,
+  after: Option.Option<Keyset>
+): Fragment => {
+  if (Option.isNone(after)) return sql.literal("TRUE")
+  const [value, id] = after.value
+  const asNumber = typeof value === "number" ? value : Number(value)
+  // JavaScript's `<` with NaN is false both ways: every item sorts after such a keyset.
+  if (Number.isNaN(asNumber)) return sql.literal(order === "asc" ? "TRUE" : "FALSE")
+  const bound = Number.isSafeInteger(asNumber) ? sql`${String(asNumber)}::bigint` : sql`${String(asNumber)}::numeric`
+  const valueColumn = sql.literal(columns.value)
+  // A string where a number belongs compares numerically in JavaScript and never equals it: no tie on the id.
+  if (typeof value === "string") {
+    return order === "asc" ? sql`${valueColumn} >= ${bound}` : sql`${valueColumn} < ${bound}`
+  }
+  const operator = sql.literal(order === "asc" ? ">" : "<")
+  return sql`(${valueColumn}, ${sql.literal(columns.id)}) ${operator} (${bound}, ${id})`
+}
+
+export interface PageQuery<Row extends object, A> {
+  /** The select list. */
+  readonly select: Fragment
+  /** FROM and JOINs. */
+  readonly from: Fragment
+  /** The list's filters; the count counts what they match. */
+  readonly where: ReadonlyArray<Fragment>
+  /** Keyset columns, e.g. "m.joined_at" and "m.user_id". */
+  readonly keyset: { readonly value: string; readonly id: string }
+  readonly order: Order
+  readonly page: PageRequest
+  readonly toItem: (row: Row) => A
+  readonly keysetOf: (item: A) => Keyset
+}
+
+/**
+ * One page of a keyset-ordered list, as `pageInMemory` defines it: one row more than the limit
+ * tells whether another page follows; a second query counts every match.
+ */
+export const selectPage = <Row extends object, A>(
+  sql: SqlClient.SqlClient,
+  query: PageQuery<Row, A>
+): Effect.Effect<Page<A>> => {
+  const direction = sql.literal(query.order === "asc" ? "ASC" : "DESC")
+  const rows = sql<Row>`SELECT ${query.select} ${query.from}
+    WHERE ${sql.and([...query.where, afterKeyset(sql, query.keyset, query.order, query.page.after)])}
+    ORDER BY ${sql.literal(query.keyset.value)} ${direction}, ${sql.literal(query.keyset.id)} ${direction}
+    LIMIT ${query.page.limit + 1}`
+  const count = sql<{ readonly count: number }>`SELECT count(*)::int AS count ${query.from}
+    WHERE ${sql.and(query.where)}`
+  return Effect.gen(function*() {
+    const found = yield* rows
+    const [counted] = yield* count
+    const items = found.slice(0, query.page.limit).map(query.toItem)
+    const last = items[items.length - 1]
+    return {
+      items,
+      count: counted?.count ?? 0,
+      next: found.length > query.page.limit && last !== undefined ? Option.some(query.keysetOf(last)) : Option.none()
+    }
+  }).pipe(Effect.orDie)
+}
+
+/** A case-insensitive substring match, without LIKE's wildcards. */
+export const containsIgnoringCase = (sql: SqlClient.SqlClient, column: string, search: string): Fragment =>
+  sql`strpos(lower(${sql.literal(column)}), lower(${search}::text)) > 0`

@@ -1,0 +1,102 @@
+import type {
+  ApiToken,
+  Invite,
+  InviteId,
+  Member,
+  Organization,
+  OrganizationId,
+  Role,
+  Team,
+  TeamId,
+  TeamMembership,
+  TokenId,
+  User,
+  UserId
+} from "@octavo/domain"
+
+// Ids are branded by the domain's schemas; fixtures name them directly.
+export const userId = (id: string) => id as UserId
+export const organizationId = (id: string) => id as OrganizationId
+export const teamId = (id: string) => id as TeamId
+export const inviteId = (id: string) => id as InviteId
+export const tokenId = (id: string) => id as TokenId
+
+export const user = (id: string, fields: Partial<User> = {}): User => ({
+  id: userId(id),
+  displayName: `User ${id}`,
+  email: `${id.toLowerCase()}@example.com`,
+  isInstanceAdmin: false,
+  createdAt: new Date(1_700_000_000_000),
+  ...fields
+})
+
+export const organization = (id: string, fields: Partial<Organization> = {}): Organization => ({
+  id: organizationId(id),
+  title: `Organization ${id}`,
+  createdAt: new Date(1_700_000_000_000),
+  emailDomains: [],
+  defaultRole: "read",
+  sso: false,
+  ai: false,
+  inviteLinks: false,
+  ...fields
+})
+
+export const member = (organization: string, user: string, fields: Partial<Member> = {}): Member => ({
+  organizationId: organizationId(organization),
+  userId: userId(user),
+  role: "read",
+  joinedAt: new Date(1_700_000_000_000),
+  sso: false,
+  disabled: false,
+  ...fields
+})
+
+export const team = (organization: string, id: string, fields: Partial<Team> = {}): Team => ({
+  id: teamId(id),
+  organizationId: organizationId(organization),
+  title: `Team ${id}`,
+  createdAt: new Date(1_700_000_000_000),
+  ...fields
+})
+
+export const membership = (
+  organization: string,
+  team: string,
+  user: string,
+  fields: Partial<TeamMembership> = {}
+): TeamMembership => ({
+  teamId: teamId(team),
+  organizationId: organizationId(organization),
+  userId: userId(user),
+  role: "member",
+  addedAt: new Date(1_700_000_000_000),
+  ...fields
+})
+
+export const invite = (organization: string, id: string, role: Role, createdAt: Date): Invite => ({
+  id: inviteId(id),
+  organizationId: organizationId(organization),
+  role,
+  createdAt
+})
+
+export const token = (user: string, id: string, hash: string): ApiToken => ({
+  id: tokenId(id),
+  userId: userId(user),
+  label: `token ${id}`,
+  hash,
+  createdAt: new Date(1_700_000_000_000)
+})
+
+/** A deterministic pseudo-random sequence, so that a failing case can be replayed. */
+export const random = (seed: number) => {
+  let state = seed >>> 0
+  return (): number => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0
+    return state / 2 ** 32
+  }
+}
+
+/** Picks one of the values. */
+export const pick = <A>(next: () => number, values: ReadonlyArray<A>): A => values[Math.floor(next() * values.length)]!

@@ -1,0 +1,21 @@
+import type { StoragePorts } from "@octavo/domain"
+import { Layer } from "effect"
+import { PgliteClient } from "../src/Pglite.js"
+import { PgServerClientInFreshSchema } from "../src/PgServer.js"
+import { PgStorage } from "../src/PgStorage.js"
+
+/** The Postgres server to test against; the tests for it register only when it is set. */
+export const serverUrl: string | undefined = process.env["OCTAVO_TEST_DATABASE_URL"] || undefined
+
+/** Fresh, empty storage in an in-memory PGlite. */
+export const pgliteStorage = (): Layer.Layer<StoragePorts> => PgStorage.pipe(Layer.provide(PgliteClient({})))
+
+/** Fresh, empty storage in a new schema of the server, dropped afterwards. */
+export const serverStorage = (url: string): Layer.Layer<StoragePorts> =>
+  PgStorage.pipe(Layer.provide(PgServerClientInFreshSchema(url)), Layer.orDie)
+
+/** The storages every behaviour is checked on: PGlite always, the server when configured. */
+export const storages: ReadonlyArray<readonly [name: string, make: () => Layer.Layer<StoragePorts>]> = [
+  ["PGlite", pgliteStorage],
+  ...(serverUrl === undefined ? [] : [["Postgres server", () => serverStorage(serverUrl)] as const])
+]
