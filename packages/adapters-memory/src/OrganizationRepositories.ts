@@ -2,6 +2,7 @@ import {
   conflicts,
   InviteRepository,
   MemberRepository,
+  type Member,
   type MemberWithUser,
   type Organization,
   OrganizationRepository,
@@ -15,6 +16,9 @@ import { MemoryStore, pairKey, type State } from "./Store.js"
 /** Replaces an existing entry; updating what is not there changes nothing, as in SQL. */
 const replace = <V>(map: HashMap.HashMap<string, V>, key: string, value: V): HashMap.HashMap<string, V> =>
   HashMap.has(map, key) ? HashMap.set(map, key, value) : map
+
+const teamCount = (s: State, member: Member): number =>
+  HashMap.size(HashMap.filter(s.teamMemberships, (m) => m.organizationId === member.organizationId && m.userId === member.userId))
 
 const values = <V>(map: HashMap.HashMap<string, V>): Array<V> => Array.from(HashMap.values(map))
 const containsFolded = (haystack: string, needle: string) => haystack.toLowerCase().includes(needle.toLowerCase())
@@ -90,7 +94,7 @@ export const MemoryMemberRepository = Layer.effect(
           if (search !== undefined && !containsFolded(user.value.displayName, search) && !containsFolded(user.value.email, search)) {
             continue
           }
-          rows.push({ member, user: user.value })
+          rows.push({ member, user: user.value, teams: teamCount(s, member) })
         }
         return pageInMemory(
           rows,
@@ -99,6 +103,18 @@ export const MemoryMemberRepository = Layer.effect(
           page
         )
       }),
+    findMany: (organizationId, userIds) =>
+      store.read((s) =>
+        userIds.flatMap((userId) => {
+          const member = HashMap.get(s.members, pairKey(organizationId, userId))
+          const user = HashMap.get(s.users, userId)
+          return Option.isSome(member) && Option.isSome(user)
+            ? [{ member: member.value, user: user.value, teams: teamCount(s, member.value) }]
+            : []
+        })
+      ),
+    membershipsOf: (userId, organizationIds) =>
+      store.read((s) => organizationIds.flatMap((id) => Option.toArray(HashMap.get(s.members, pairKey(id, userId))))),
     countWithRole: (organizationId, role) =>
       store.read((s) => HashMap.size(HashMap.filter(s.members, (m) => m.organizationId === organizationId && m.role === role))),
     shareAnOrganization: (a, b) =>

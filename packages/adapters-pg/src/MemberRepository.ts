@@ -38,13 +38,26 @@ const toMember = (row: MemberRow): Member => {
 
 interface MemberWithUserRow extends MemberRow {
   readonly user_record: UserRow
+  readonly team_count: number
 }
+
+const toMemberWithUser = (row: MemberWithUserRow): MemberWithUser => ({
+  member: toMember(row),
+  user: toUser(row.user_record),
+  teams: row.team_count
+})
 
 export const MemberRepositoryLive = Layer.effect(
   MemberRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const guarded = conflictOnUnique(sql)
+
+    // A member with its user and its number of teams in the organization, for lists and lookups.
+    const withUser = sql`m.*, to_json(u) AS user_record, (
+        SELECT count(*)::int FROM team_memberships tm
+        WHERE tm.organization_id = m.organization_id AND tm.user_id = m.user_id
+      ) AS team_count`
 
     return MemberRepository.of({
       insert: (member) =>
@@ -87,23 +100,40 @@ export const MemberRepositoryLive = Layer.effect(
           ]))
         }
         return selectPage(sql, {
-          select: sql`m.*, to_json(u) AS user_record`,
+          select: withUser,
           from: sql`FROM members m JOIN users u ON u.id = m.user_id`,
           where,
           keyset: { value: sortColumn, id: "m.user_id" },
           order: filter.order,
           page,
-          toItem: (row: MemberWithUserRow): MemberWithUser => ({ member: toMember(row), user: toUser(row.user_record) }),
+          toItem: toMemberWithUser,
           keysetOf: ({ member }) => [
             (filter.sort === "lastSeenAt" ? member.lastSeenAt ?? member.joinedAt : member.joinedAt).getTime(),
             member.userId
           ]
         })
       },
+      findMany: (organizationId, userIds) =>
+        userIds.length === 0
+          ? Effect.succeed([])
+          : sql<MemberWithUserRow>`SELECT ${withUser} FROM members m JOIN users u ON u.id = m.user_id
+              WHERE m.organization_id = ${organizationId} AND ${sql.in("m.user_id", userIds)}`.pipe(
+            Effect.map((rows) => rows.map(toMemberWithUser)),
+            Effect.orDie
+          ),
+      membershipsOf: (userId, organizationIds) =>
+        organizationIds.length === 0
+          ? Effect.succeed([])
+          : sql<MemberRow>`SELECT * FROM members
+              WHERE user_id = ${userId} AND ${sql.in("organization_id", organizationIds)}`.pipe(
+            Effect.map((rows) => rows.map(toMember)),
+            Effect.orDie
+          ),
+      // FOR UPDATE: in a transaction, the counted members stay locked until it ends (see the port).
       countWithRole: (organizationId, role) =>
-        sql<{ readonly count: number }>`SELECT count(*)::int AS count FROM members
-          WHERE organization_id = ${organizationId} AND role = ${role}`.pipe(
-          Effect.map((rows) => rows[0]?.count ?? 0),
+        sql<{ readonly user_id: string }>`SELECT user_id FROM members
+          WHERE organization_id = ${organizationId} AND role = ${role} FOR UPDATE`.pipe(
+          Effect.map((rows) => rows.length),
           Effect.orDie
         ),
       shareAnOrganization: (a, b) =>

@@ -212,7 +212,9 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
             role: F.pick(next, ["read", "edit", "admin", null] as const),
             joinedAt: new Date(F.pick(next, [1_000, 2_000, 3_000])),
             ...(lastSeen === undefined ? {} : { lastSeenAt: new Date(lastSeen) })
-          })
+          }),
+          // No team memberships are made here, so every member is in none.
+          teams: 0
         }
       })
 

@@ -1,50 +1,33 @@
-import { Effect, Option } from "effect"
-import type { User } from "../identity/User.js"
-import { UserRepository } from "../identity/Ports.js"
+import { Effect } from "effect"
 import { Actor } from "../shared/Actor.js"
 import { Conflict, NotFound } from "../shared/Errors.js"
 import type { OrganizationId, UserId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
-import type { Page, PageRequest } from "../shared/Pagination.js"
+import type { PageRequest } from "../shared/Pagination.js"
 import { MemberRole } from "../shared/Role.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { makeAccess } from "./Access.js"
 import type { Member } from "./Organization.js"
 import { isAdmin, requireNotGuest, requireRole } from "./Policy.js"
-import { type MemberFilter, MemberRepository, TeamRepository } from "./Ports.js"
+import { type MemberFilter, MemberRepository, type MemberWithUser, TeamRepository } from "./Ports.js"
 
 /** A member with its user and how many teams it is in. */
-export interface MemberView {
-  readonly member: Member
-  readonly user: User
-  readonly teams: number
-}
+export type MemberView = MemberWithUser
 
 export class Members extends Effect.Service<Members>()("@octavo/domain/Members", {
   effect: Effect.gen(function*() {
     const members = yield* MemberRepository
     const teams = yield* TeamRepository
-    const users = yield* UserRepository
     const uow = yield* UnitOfWork
     const accessOrganization = yield* makeAccess
 
     const memberNotFound = (userId: UserId) => new NotFound({ entity: "member", id: userId })
 
-    const withTeams = (member: Member, user: User) =>
-      Effect.map(teams.countForUser(member.organizationId, member.userId), (count): MemberView => ({
-        member,
-        user,
-        teams: count
-      }))
-
-    /** Loads a member of an organization the actor belongs to. */
+    /** Loads a member of an organization with its user and team count. */
     const findMember = (organizationId: OrganizationId, userId: UserId) =>
-      Effect.gen(function*() {
-        const member = yield* members.find(organizationId, userId)
-        if (Option.isNone(member)) return yield* memberNotFound(userId)
-        const user = yield* users.findById(userId)
-        if (Option.isNone(user)) return yield* memberNotFound(userId)
-        return { member: member.value, user: user.value }
+      Effect.flatMap(members.findMany(organizationId, [userId]), (found) => {
+        const view = found[0]
+        return view === undefined ? Effect.fail(memberNotFound(userId)) : Effect.succeed(view)
       })
 
     /** The last admin can neither leave nor be demoted: an organization always has one. */
@@ -65,9 +48,7 @@ export class Members extends Effect.Service<Members>()("@octavo/domain/Members",
       Effect.gen(function*() {
         const { member } = yield* accessOrganization(organizationId)
         yield* requireNotGuest(member, "list members")
-        const result = yield* members.list(organizationId, filter, page)
-        const items = yield* Effect.forEach(result.items, ({ member, user }) => withTeams(member, user))
-        return { ...result, items } satisfies Page<MemberView>
+        return yield* members.list(organizationId, filter, page)
       })
 
     /** Guests see only their own member record. */
@@ -75,8 +56,7 @@ export class Members extends Effect.Service<Members>()("@octavo/domain/Members",
       Effect.gen(function*() {
         const { member } = yield* accessOrganization(organizationId)
         if (member.userId !== userId) yield* requireNotGuest(member, "read other members")
-        const found = yield* findMember(organizationId, userId)
-        return yield* withTeams(found.member, found.user)
+        return yield* findMember(organizationId, userId)
       })
 
     /** Admins remove anyone; any member may leave. */
@@ -97,14 +77,14 @@ export class Members extends Effect.Service<Members>()("@octavo/domain/Members",
         const { member } = yield* accessOrganization(organizationId)
         yield* requireRole(member, "admin", "change members' roles")
         const target = yield* findMember(organizationId, userId)
-        if (role === undefined) return yield* withTeams(target.member, target.user)
+        if (role === undefined) return target
         const valid = yield* validate(MemberRole)(role)
         const updated: Member = { ...target.member, role: valid }
         yield* uow.transaction(Effect.gen(function*() {
           yield* keepAnAdmin(target.member, valid)
           yield* members.update(updated)
         }))
-        return yield* withTeams(updated, target.user)
+        return { ...target, member: updated } satisfies MemberView
       })
 
     const markSso = (organizationId: OrganizationId, userId: UserId) =>
@@ -114,7 +94,7 @@ export class Members extends Effect.Service<Members>()("@octavo/domain/Members",
         const target = yield* findMember(organizationId, userId)
         const updated: Member = { ...target.member, sso: true }
         yield* members.update(updated)
-        return yield* withTeams(updated, target.user)
+        return { ...target, member: updated } satisfies MemberView
       })
 
     /** The teams a member belongs to, with its role in each. */
@@ -131,6 +111,6 @@ export class Members extends Effect.Service<Members>()("@octavo/domain/Members",
         return yield* teams.listForUser(organizationId, userId, filter, page)
       })
 
-    return { list, get, remove, updateRole, markSso, teamsOf, findMember, withTeams } as const
+    return { list, get, remove, updateRole, markSso, teamsOf, findMember } as const
   })
 }) {}

@@ -1,6 +1,6 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Actor } from "../shared/Actor.js"
-import { OrganizationId } from "../shared/Ids.js"
+import { OrganizationId, type UserId } from "../shared/Ids.js"
 import { EmailDomain, validate } from "../shared/Limits.js"
 import { mapPage, type PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
@@ -33,6 +33,10 @@ const clearable = <K extends string, V>(key: K, patch: V | null | undefined, cur
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
 }
 
+/** The view of a non-member (an organization it could join) grants nothing. */
+const viewAs = (organization: Organization, member: Member | undefined): OrganizationView =>
+  member === undefined ? { organization, permissions: { admin: false, createContent: false } } : view(organization, member)
+
 const normalizeDomains = (domains: ReadonlyArray<string>): ReadonlyArray<string> =>
   Array.from(new Set(domains.map((d) => d.toLowerCase())))
 
@@ -43,6 +47,11 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const accessOrganization = yield* makeAccess
+
+    /** The user's member records in these organizations, by organization id: one query for a whole page. */
+    const rolesOf = (userId: UserId, found: ReadonlyArray<Organization>) =>
+      Effect.map(members.membershipsOf(userId, found.map((o) => o.id)), (records) =>
+        new Map(records.map((member) => [member.organizationId as string, member])))
 
     /** Any authenticated user may create an organization and becomes its admin. */
     const create = (input: CreateOrganizationInput) =>
@@ -83,15 +92,8 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
       Effect.gen(function*() {
         const actor = yield* Actor
         const result = yield* organizations.listForUser(actor.id, page)
-        const memberships = yield* Effect.forEach(result.items, (o) => members.find(o.id, actor.id))
-        return mapPage(
-          { ...result, items: result.items.map((o, i) => [o, memberships[i]] as const) },
-          ([organization, member]) =>
-            Option.match(member ?? Option.none(), {
-              onNone: () => ({ organization, permissions: { admin: false, createContent: false } }),
-              onSome: (m) => view(organization, m)
-            })
-        )
+        const roles = yield* rolesOf(actor.id, result.items)
+        return mapPage(result, (organization) => viewAs(organization, roles.get(organization.id)))
       })
 
     const update = (organizationId: OrganizationId, input: UpdateOrganizationInput) =>
@@ -127,16 +129,10 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
         const actor = yield* Actor
         const found = yield* organizations.findByEmailDomain(valid)
         const ownDomain = actor.email.split("@")[1]?.toLowerCase() === valid
-        const views = yield* Effect.forEach(found, (organization) =>
-          Effect.map(members.find(organization.id, actor.id), (member) =>
-            Option.match(member, {
-              onSome: (m) => Option.some(view(organization, m)),
-              onNone: () =>
-                ownDomain || actor.isInstanceAdmin
-                  ? Option.some({ organization, permissions: { admin: false, createContent: false } })
-                  : Option.none()
-            })))
-        return views.flatMap(Option.toArray)
+        const roles = yield* rolesOf(actor.id, found)
+        return found
+          .filter((organization) => roles.has(organization.id) || ownDomain || actor.isInstanceAdmin)
+          .map((organization) => viewAs(organization, roles.get(organization.id)))
       })
 
     /** Records that the caller was seen now. */

@@ -27,10 +27,11 @@ export interface MemberFilter {
   readonly order: Order
 }
 
-/** A member with its user, as lists show them. */
+/** A member with its user and the number of teams it is in, as lists show them. */
 export interface MemberWithUser {
   readonly member: Member
   readonly user: User
+  readonly teams: number
 }
 
 export class MemberRepository extends Context.Tag("@octavo/domain/MemberRepository")<MemberRepository, {
@@ -46,6 +47,14 @@ export class MemberRepository extends Context.Tag("@octavo/domain/MemberReposito
     filter: MemberFilter,
     page: PageRequest
   ) => Effect.Effect<Page<MemberWithUser>>
+  /** Members of one organization with their users, in no particular order; unknown ids are left out. */
+  readonly findMany: (organizationId: OrganizationId, userIds: ReadonlyArray<UserId>) => Effect.Effect<ReadonlyArray<MemberWithUser>>
+  /** A user's member records in the given organizations, in no particular order. */
+  readonly membershipsOf: (userId: UserId, organizationIds: ReadonlyArray<OrganizationId>) => Effect.Effect<ReadonlyArray<Member>>
+  /**
+   * How many members have the role. Inside a unit of work on a SQL store it also locks those
+   * members until the unit ends, so two concurrent demotions cannot both see a second admin.
+   */
   readonly countWithRole: (organizationId: OrganizationId, role: Role) => Effect.Effect<number>
   /** Whether two users are members of at least one common organization. */
   readonly shareAnOrganization: (a: UserId, b: UserId) => Effect.Effect<boolean>

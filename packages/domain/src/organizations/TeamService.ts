@@ -145,12 +145,13 @@ export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
         const access = yield* accessOrganization(organizationId)
         yield* findTeam(access, teamId)
         const result = yield* teams.listMemberships(teamId, page)
-        const items = yield* Effect.forEach(result.items, (membership) =>
-          memberService.findMember(organizationId, membership.userId).pipe(
-            Effect.flatMap(({ member, user }) => memberService.withTeams(member, user)),
-            Effect.map((member): TeamMemberView => ({ member, membership })),
-            Effect.orDie
-          ))
+        const found = yield* members.findMany(organizationId, result.items.map((m) => m.userId))
+        const byUser = new Map(found.map((view) => [view.member.userId, view]))
+        // Removing a member removes its team places in the same unit of work, so every one is found.
+        const items = result.items.flatMap((membership): Array<TeamMemberView> => {
+          const member = byUser.get(membership.userId)
+          return member === undefined ? [] : [{ member, membership }]
+        })
         return { ...result, items } satisfies Page<TeamMemberView>
       })
 

@@ -164,6 +164,7 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           expect(ids(byJoin)).toEqual([cy.id, bob.id, ada.id])
           expect(byJoin.count).toBe(3)
           expect(byJoin.items[0]?.user).toEqual(cy)
+          expect(byJoin.items[0]?.teams).toBe(0)
           const asc = yield* members.list(organization.id, { sort: "joinedAt", order: "asc" }, first())
           expect(ids(asc)).toEqual([ada.id, bob.id, cy.id])
           const seen = yield* members.list(organization.id, { sort: "lastSeenAt", order: "desc" }, first())
@@ -177,6 +178,29 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           expect(none.items).toEqual([])
           expect(none.count).toBe(0)
           expect(none.next).toEqual(Option.none())
+        }))
+
+      it.effect("members: found many at once with their team counts; a user's records in several organizations", () =>
+        Effect.gen(function*() {
+          const members = yield* MemberRepository
+          const teams = yield* TeamRepository
+          const organization = yield* makeOrganization()
+          const other = yield* makeOrganization()
+          const ann = yield* makeUser()
+          const ben = yield* makeUser()
+          yield* makeMember(organization, ann, "admin")
+          yield* makeMember(organization, ben, "read")
+          yield* makeMember(other, ann, "edit")
+          const team = yield* makeTeam(organization)
+          yield* teams.upsertMembership({ teamId: team.id, organizationId: organization.id, userId: ann.id, role: "owner", addedAt: at(1) })
+          const found = yield* members.findMany(organization.id, [ben.id, ann.id, UserId.make(uniqueId("u"))])
+          expect(found.map((m) => [m.user.id, m.member.role, m.teams]).sort()).toEqual([[ann.id, "admin", 1], [ben.id, "read", 0]].sort())
+          expect(yield* members.findMany(organization.id, [])).toEqual([])
+          const listed = yield* members.list(organization.id, { sort: "joinedAt", order: "asc" }, first())
+          expect(listed.items.map((m) => [m.user.id, m.teams]).sort()).toEqual([[ann.id, 1], [ben.id, 0]].sort())
+          const records = yield* members.membershipsOf(ann.id, [organization.id, other.id, OrganizationId.make(uniqueId("o"))])
+          expect(records.map((m) => [m.organizationId, m.role]).sort()).toEqual([[organization.id, "admin"], [other.id, "edit"]].sort())
+          expect(yield* members.membershipsOf(ben.id, [])).toEqual([])
         }))
 
       it.effect("members: paging returns each member once while members join", () =>

@@ -38,6 +38,29 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect(mine.items.map((o) => o.organization.id)).toEqual([id])
       }))
 
+    it.effect("two admins demoting each other at once leave one admin", () =>
+      Effect.gen(function*() {
+        const organizations = yield* Organizations
+        const members = yield* Members
+        const invites = yield* Invites
+        const alice = yield* makeUser()
+        const bob = yield* makeUser()
+        const { organization } = yield* as(alice)(organizations.create({ title: "Docs" }))
+        const invite = yield* as(alice)(invites.create(organization.id, "admin"))
+        yield* as(bob)(invites.join(organization.id, invite.id))
+        const results = yield* Effect.all([
+          Effect.either(as(alice)(members.updateRole(organization.id, bob.id, "read"))),
+          Effect.either(as(bob)(members.updateRole(organization.id, alice.id, "read")))
+        ], { concurrency: "unbounded" })
+        // The loser is refused either way: as the last admin (Conflict), or, when the stores
+        // serialize the two, as a caller who is no longer an admin (Forbidden).
+        const tags = results.map(failureTag)
+        expect(tags.filter((t) => t === "success")).toHaveLength(1)
+        expect(tags.filter((t) => t === "Conflict" || t === "Forbidden")).toHaveLength(1)
+        const admins = yield* (yield* MemberRepository).countWithRole(organization.id, "admin")
+        expect(admins).toBe(1)
+      }))
+
     it.effect("a failed use case writes nothing: a team with a stranger in it", () =>
       Effect.gen(function*() {
         const organizations = yield* Organizations
