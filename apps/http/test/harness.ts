@@ -2,7 +2,7 @@ import * as http from "node:http"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { StoragePorts } from "@octavo/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger, LogLevel } from "effect"
 import { makeHttpApp } from "../src/Server.js"
 
 export const ADMIN_TOKEN = "test-admin-token"
@@ -11,7 +11,9 @@ export const PUBLIC_URL = "https://docs.test"
 /** The application on a test server, over the given storage, with an HttpClient aimed at it. */
 export const testServer = (storage: Layer.Layer<StoragePorts, unknown>) =>
   makeHttpApp(storage, { publicUrl: PUBLIC_URL, adminToken: ADMIN_TOKEN }).pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest)
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    // Request logs would drown the test report; warnings and errors still show.
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
 
 export interface Answer {
