@@ -18,6 +18,7 @@ export const testServer = (storage: Layer.Layer<StoragePorts, unknown>) =>
 
 export interface Answer {
   readonly status: number
+  /** Parsed JSON of any shape: each test states what it expects of it. */
   readonly body: any
   readonly headers: Readonly<Record<string, string | undefined>>
 }

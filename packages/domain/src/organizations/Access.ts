@@ -19,13 +19,13 @@ export const makeAccess = Effect.gen(function*() {
   const organizations = yield* OrganizationRepository
   const members = yield* MemberRepository
   return (organizationId: OrganizationId) =>
-  Effect.gen(function*() {
-    const actor = yield* Actor
-    const notFound = new NotFound({ entity: "organization", id: organizationId })
-    const member = yield* members.find(organizationId, actor.id)
-    if (Option.isNone(member)) return yield* notFound
-    const organization = yield* organizations.findById(organizationId)
-    if (Option.isNone(organization)) return yield* notFound
-    return { organization: organization.value, member: member.value } satisfies Membership
-  })
+    Effect.gen(function*() {
+      const actor = yield* Actor
+      const notFound = new NotFound({ entity: "organization", id: organizationId })
+      const member = yield* members.find(organizationId, actor.id)
+      if (Option.isNone(member)) return yield* notFound
+      const organization = yield* organizations.findById(organizationId)
+      if (Option.isNone(organization)) return yield* notFound
+      return { organization: organization.value, member: member.value } satisfies Membership
+    })
 })
