@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config"
 
-// Workspace packages resolve to their TypeScript sources through the "source" export condition.
+// Workspace packages resolve to their TypeScript sources through the "source" export condition, so
+// tests run the code as it is, not a stale build. Only "source" and "node" are added: vitest passes
+// these to Node too, and "import" there would make require() load ESM builds (pg-pool breaks).
 export default defineConfig({
-  resolve: { conditions: ["source", "module", "node", "import", "default"] },
+  ssr: { resolve: { conditions: ["source", "node"] } },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,

@@ -1,4 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { CollectionsApi } from "./api/CollectionsApi.js"
+import { CustomFieldsApi } from "./api/CustomFieldsApi.js"
+import { SpacesApi } from "./api/SpacesApi.js"
 import { BadRequest, Conflict, Forbidden, InternalError, NotFound, PayloadTooLarge, PreconditionFailed, Unauthorized } from "./api/Errors.js"
 import { HealthApi } from "./api/HealthApi.js"
 import { InvitesApi } from "./api/InvitesApi.js"
@@ -14,6 +17,9 @@ export class OctavoApi extends HttpApi.make("octavo")
   .add(MembersApi)
   .add(TeamsApi)
   .add(InvitesApi)
+  .add(CollectionsApi)
+  .add(SpacesApi)
+  .add(CustomFieldsApi)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)

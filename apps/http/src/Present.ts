@@ -1,5 +1,7 @@
 import { HttpApp, HttpServerResponse } from "@effect/platform"
 import {
+  type CollectionView,
+  type CustomField,
   type DomainError,
   encodeCursor,
   type Invite,
@@ -8,6 +10,7 @@ import {
   type Page,
   type PageRequest,
   pageRequest,
+  type SpaceView,
   type TeamWithCount,
   type User
 } from "@octavo/domain"
@@ -106,3 +109,48 @@ export const presentTeam = ({ members, team }: TeamWithCount) => ({
 })
 
 export const presentInvite = (invite: Invite) => ({ object: "invite" as const, id: invite.id, role: invite.role })
+
+export const presentCollection = (base: string) => ({ collection: c, permissions }: CollectionView) => ({
+  object: "collection" as const,
+  id: c.id,
+  title: c.title,
+  ...(c.description !== undefined ? { description: c.description } : {}),
+  organization: c.organizationId,
+  ...(c.parentId !== null ? { parent: c.parentId } : {}),
+  defaultLevel: c.defaultLevel,
+  urls: { location: `${base}/v1/collections/${c.id}`, app: `${base}/o/${c.organizationId}/c/${c.id}` },
+  permissions
+})
+
+export const presentSpace = (base: string) => ({ counts, permissions, space: s }: SpaceView) => ({
+  object: "space" as const,
+  id: s.id,
+  title: s.title,
+  emoji: s.emoji,
+  visibility: s.visibility,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+  ...(s.deletedAt !== undefined ? { deletedAt: s.deletedAt } : {}),
+  editMode: s.editMode,
+  urls: { location: `${base}/v1/spaces/${s.id}`, app: `${base}/o/${s.organizationId}/s/${s.id}` },
+  organization: s.organizationId,
+  ...(s.parentId !== null ? { parent: s.parentId } : {}),
+  revision: s.revisionId,
+  defaultLevel: s.defaultLevel,
+  ...counts,
+  permissions
+})
+
+export const presentCustomField = (base: string) => (f: CustomField) => ({
+  object: "custom-field" as const,
+  id: f.id,
+  name: f.name,
+  type: f.type,
+  ...(f.title !== undefined ? { title: f.title } : {}),
+  ...(f.description !== undefined ? { description: f.description } : {}),
+  ...(f.placeholder !== undefined ? { placeholder: f.placeholder } : {}),
+  ...(f.options !== undefined ? { options: f.options } : {}),
+  createdAt: f.createdAt,
+  updatedAt: f.updatedAt,
+  urls: { location: `${base}/v1/orgs/${f.organizationId}/custom-fields/${f.name}` }
+})

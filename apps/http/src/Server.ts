@@ -7,15 +7,18 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { DomainServices, Identity, type StoragePorts } from "@octavo/domain"
-import { Cause, Effect, Layer, Option, Predicate, Redacted } from "effect"
+import { DomainServices, Identity, Spaces, type StoragePorts } from "@octavo/domain"
+import { Cause, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
 import { apiError } from "./api/Errors.js"
 import { Authentication } from "./api/Security.js"
+import { CollectionsLive } from "./handlers/Collections.js"
+import { CustomFieldsLive } from "./handlers/CustomFields.js"
 import { HealthLive } from "./handlers/Health.js"
 import { InvitesLive } from "./handlers/Invites.js"
 import { MembersLive } from "./handlers/Members.js"
 import { OrganizationsLive } from "./handlers/Organizations.js"
+import { SpacesLive } from "./handlers/Spaces.js"
 import { TeamsLive } from "./handlers/Teams.js"
 import { UsersLive } from "./handlers/Users.js"
 import { PublicUrl } from "./Present.js"
@@ -98,7 +101,17 @@ const limitBodySize = (app: HttpApp.Default): HttpApp.Default =>
   })
 
 const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
-  Layer.provide([HealthLive, UsersLive, OrganizationsLive, MembersLive, TeamsLive, InvitesLive]),
+  Layer.provide([
+    HealthLive,
+    UsersLive,
+    OrganizationsLive,
+    MembersLive,
+    TeamsLive,
+    InvitesLive,
+    CollectionsLive,
+    SpacesLive,
+    CustomFieldsLive
+  ]),
   Layer.provide(AuthenticationLive)
 )
 
@@ -118,6 +131,20 @@ const bootstrapAdmin = (adminToken: string | undefined) =>
   )
 
 /**
+ * Space lifecycle: spaces soft-deleted more than 7 days ago are removed for good, at start and
+ * then hourly. Removal is idempotent, so several servers may run it at once.
+ */
+const PurgeExpiredSpaces = Layer.scopedDiscard(
+  Effect.flatMap(Spaces, (content) =>
+    content.purgeExpired.pipe(
+      Effect.tap((purged) => purged > 0 ? Effect.logInfo("Purged expired spaces").pipe(Effect.annotateLogs({ purged })) : Effect.void),
+      Effect.catchAllCause((cause) => Effect.logError("Purging expired spaces failed", cause)),
+      Effect.repeat(Schedule.spaced(Duration.hours(1))),
+      Effect.forkScoped
+    ))
+)
+
+/**
  * The whole HTTP application over a storage: the API, its OpenAPI document at /openapi.json and
  * the reference page at /docs. It needs an HttpServer (Node's in main, a test server in tests).
  */
@@ -128,7 +155,7 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ErrorBodies),
     Layer.provide(ApiLive),
-    Layer.provide(bootstrapAdmin(options.adminToken)),
+    Layer.provide(Layer.merge(bootstrapAdmin(options.adminToken), PurgeExpiredSpaces)),
     Layer.provide(domain),
     Layer.provide(Layer.succeed(PublicUrl, options.publicUrl.replace(/\/+$/, "")))
   )

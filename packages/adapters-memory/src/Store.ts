@@ -1,4 +1,19 @@
-import type { ApiToken, Invite, Member, Organization, Team, TeamMembership, User } from "@octavo/domain"
+import type {
+  ApiToken,
+  Collection,
+  CustomField,
+  CustomFieldId,
+  CustomFieldValue,
+  Invite,
+  Member,
+  Organization,
+  Revision,
+  Space,
+  SpaceId,
+  Team,
+  TeamMembership,
+  User
+} from "@octavo/domain"
 import { Context, Effect, FiberRef, HashMap, Layer, Option, Ref } from "effect"
 
 /** Everything the memory adapter keeps: persistent maps, so a snapshot costs nothing. */
@@ -12,6 +27,12 @@ export interface State {
   /** Keyed by `${teamId}/${userId}`. */
   readonly teamMemberships: HashMap.HashMap<string, TeamMembership>
   readonly invites: HashMap.HashMap<string, Invite>
+  readonly collections: HashMap.HashMap<string, Collection>
+  readonly spaces: HashMap.HashMap<string, Space>
+  readonly revisions: HashMap.HashMap<string, Revision>
+  readonly customFields: HashMap.HashMap<string, CustomField>
+  /** Keyed by `${spaceId}/${fieldId}`. */
+  readonly customFieldValues: HashMap.HashMap<string, { readonly spaceId: SpaceId; readonly fieldId: CustomFieldId; readonly value: CustomFieldValue }>
 }
 
 export const emptyState: State = {
@@ -21,7 +42,12 @@ export const emptyState: State = {
   members: HashMap.empty(),
   teams: HashMap.empty(),
   teamMemberships: HashMap.empty(),
-  invites: HashMap.empty()
+  invites: HashMap.empty(),
+  collections: HashMap.empty(),
+  spaces: HashMap.empty(),
+  revisions: HashMap.empty(),
+  customFields: HashMap.empty(),
+  customFieldValues: HashMap.empty()
 }
 
 export const pairKey = (a: string, b: string): string => `${a}/${b}`

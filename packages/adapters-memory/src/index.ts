@@ -7,6 +7,13 @@ import {
   MemoryOrganizationRepository,
   MemoryTeamRepository
 } from "./OrganizationRepositories.js"
+import {
+  MemoryCollectionRepository,
+  MemoryCustomFieldRepository,
+  MemoryRevisionRepository,
+  MemorySiblingRepository,
+  MemorySpaceRepository
+} from "./SpaceRepositories.js"
 import { MemoryStore, MemoryStoreLive } from "./Store.js"
 
 export { MemoryStore, MemoryStoreLive } from "./Store.js"
@@ -21,5 +28,10 @@ export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryOrganizationRepository,
   MemoryMemberRepository,
   MemoryTeamRepository,
-  MemoryInviteRepository
+  MemoryInviteRepository,
+  MemoryCollectionRepository,
+  MemorySpaceRepository,
+  MemorySiblingRepository,
+  MemoryRevisionRepository,
+  MemoryCustomFieldRepository
 ).pipe(Layer.provide(MemoryStoreLive))

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import { Effect } from "effect"
 import { migration as organizations } from "./migrations/0001_organizations.js"
+import { migration as spaces } from "./migrations/0002_spaces.js"
 
 /** One step of the schema, applied once and recorded in `octavo_migrations`. */
 export interface Migration {
@@ -12,7 +13,7 @@ export interface Migration {
 }
 
 /** Every migration, in the order they apply. Append; never edit one that has shipped. */
-export const migrations: ReadonlyArray<Migration> = [organizations]
+export const migrations: ReadonlyArray<Migration> = [organizations, spaces]
 
 // Any constant will do as long as every Octavo server uses the same one.
 const MIGRATION_LOCK = 7_244_617_236_240_191n

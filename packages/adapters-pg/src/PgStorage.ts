@@ -1,10 +1,15 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { StoragePorts } from "@octavo/domain"
 import { Effect, Layer } from "effect"
+import { CollectionRepositoryLive } from "./CollectionRepository.js"
+import { CustomFieldRepositoryLive } from "./CustomFieldRepository.js"
 import { InviteRepositoryLive } from "./InviteRepository.js"
 import { MemberRepositoryLive } from "./MemberRepository.js"
 import { migrate } from "./Migrations.js"
 import { OrganizationRepositoryLive } from "./OrganizationRepository.js"
+import { RevisionRepositoryLive } from "./RevisionRepository.js"
+import { SiblingRepositoryLive } from "./SiblingRepository.js"
+import { SpaceRepositoryLive } from "./SpaceRepository.js"
 import { TeamRepositoryLive } from "./TeamRepository.js"
 import { TokenRepositoryLive } from "./TokenRepository.js"
 import { UnitOfWorkLive } from "./UnitOfWork.js"
@@ -21,5 +26,10 @@ export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = 
   OrganizationRepositoryLive,
   MemberRepositoryLive,
   TeamRepositoryLive,
-  InviteRepositoryLive
+  InviteRepositoryLive,
+  CollectionRepositoryLive,
+  SpaceRepositoryLive,
+  SiblingRepositoryLive,
+  RevisionRepositoryLive,
+  CustomFieldRepositoryLive
 ).pipe(Layer.provide(MigrationsLive))

@@ -1,7 +1,15 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
-import { type Conflict, type Keyset, type Order, type Page, type PageRequest } from "@octavo/domain"
+import {
+  type Conflict,
+  type Keyset,
+  type Order,
+  type OrganizationId,
+  type Page,
+  type PageRequest,
+  type ParentFilter
+} from "@octavo/domain"
 import { Effect, Option } from "effect"
 
 /** An epoch-milliseconds column: node-postgres reads bigint as a string, PGlite as a number. */
@@ -33,18 +41,35 @@ export const conflictOnUnique = (sql: SqlClient.SqlClient) =>
     })
   )
 
+/** The columns a list is ordered by: a sort value, then the id. */
+export interface KeysetColumns {
+  /** e.g. "m.joined_at" */
+  readonly value: string
+  readonly id: string
+  /** The sort value is an order key (text COLLATE "C"), not epoch milliseconds. */
+  readonly orderKey?: boolean
+}
+
 /**
  * The condition "comes after `after` in `order`" over the keyset columns (value, id), with the
- * semantics of `compareKeysets` from the domain. Ids compare with the columns' "C" collation.
+ * semantics of `compareKeysets` from the domain. Ids and order keys compare with the columns'
+ * "C" collation, which is JavaScript's order of (ASCII) strings.
  */
 const afterKeyset = (
   sql: SqlClient.SqlClient,
-  columns: { readonly value: string; readonly id: string },
+  columns: KeysetColumns,
   order: Order,
   after: Option.Option<Keyset>
 ): Fragment => {
   if (Option.isNone(after)) return sql.literal("TRUE")
   const [value, id] = after.value
+  if (columns.orderKey === true) {
+    // A number where an order key belongs: `<` between it and a key that is not numeric is false
+    // both ways in JavaScript, so every item sorts after it (the cursors of order-key lists hold strings).
+    if (typeof value === "number") return sql.literal(order === "asc" ? "TRUE" : "FALSE")
+    const operator = sql.literal(order === "asc" ? ">" : "<")
+    return sql`(${sql.literal(columns.value)}, ${sql.literal(columns.id)}) ${operator} (${value}::text, ${id}::text)`
+  }
   const asNumber = typeof value === "number" ? value : Number(value)
   // JavaScript's `<` with NaN is false both ways: every item sorts after such a keyset.
   if (Number.isNaN(asNumber)) return sql.literal(order === "asc" ? "TRUE" : "FALSE")
@@ -66,7 +91,7 @@ export interface PageQuery<Row extends object, A> {
   /** The list's filters; the count counts what they match. */
   readonly where: ReadonlyArray<Fragment>
   /** Keyset columns, e.g. "m.joined_at" and "m.user_id". */
-  readonly keyset: { readonly value: string; readonly id: string }
+  readonly keyset: KeysetColumns
   readonly order: Order
   readonly page: PageRequest
   readonly toItem: (row: Row) => A
@@ -104,3 +129,39 @@ export const selectPage = <Row extends object, A>(
 /** A case-insensitive substring match, without LIKE's wildcards. */
 export const containsIgnoringCase = (sql: SqlClient.SqlClient, column: string, search: string): Fragment =>
   sql`strpos(lower(${sql.literal(column)}), lower(${search}::text)) > 0`
+
+/** What a tree item (collection or space) has that its lists filter and order by. */
+interface TreeItem {
+  readonly id: string
+  readonly position: string
+  readonly createdAt: Date
+}
+
+/**
+ * The filters and keyset of a list of tree items by ParentFilter, over a table aliased `alias`
+ * with organization_id, parent_id, position, created_at and id columns.
+ */
+export const treeListing = (
+  sql: SqlClient.SqlClient,
+  alias: string,
+  organizationId: OrganizationId,
+  filter: ParentFilter
+): Pick<PageQuery<object, TreeItem>, "where" | "keyset" | "keysetOf"> => {
+  const column = (name: string) => sql.literal(`${alias}.${name}`)
+  const inOrganization = sql`${column("organization_id")} = ${organizationId}`
+  if (filter._tag === "all") {
+    return {
+      where: [inOrganization],
+      keyset: { value: `${alias}.created_at`, id: `${alias}.id` },
+      keysetOf: (item) => [item.createdAt.getTime(), item.id]
+    }
+  }
+  return {
+    where: [
+      inOrganization,
+      filter.parentId === null ? sql`${column("parent_id")} IS NULL` : sql`${column("parent_id")} = ${filter.parentId}`
+    ],
+    keyset: { value: `${alias}.position`, id: `${alias}.id`, orderKey: true },
+    keysetOf: (item) => [item.position, item.id]
+  }
+}

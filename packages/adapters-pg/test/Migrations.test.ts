@@ -18,7 +18,21 @@ const tables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
     (rows) => rows.map((row) => row.table_name)
   ))
 
-const allTables = ["api_tokens", "invites", "members", "octavo_migrations", "organizations", "team_memberships", "teams", "users"]
+const allTables = [
+  "api_tokens",
+  "collections",
+  "custom_field_values",
+  "custom_fields",
+  "invites",
+  "members",
+  "octavo_migrations",
+  "organizations",
+  "revisions",
+  "spaces",
+  "team_memberships",
+  "teams",
+  "users"
+]
 
 /** Starts several servers' migrations at once, then once more when all have finished. */
 const migrateConcurrently = Effect.gen(function*() {

@@ -22,27 +22,7 @@ import {
 } from "@octavo/domain"
 import { Effect, Either, Exit, type Layer, Option } from "effect"
 import * as F from "./fixtures.js"
-import { storages } from "./helpers.js"
-
-/** Walks every page of a list from the start and checks each one against the reference. */
-const walkPages = <A>(
-  list: (request: PageRequest) => Effect.Effect<Page<A>>,
-  reference: (request: PageRequest) => Page<A>,
-  limit: number
-) =>
-  Effect.gen(function*() {
-    let after: Option.Option<Keyset> = Option.none()
-    let seen = 0
-    for (let pageNumber = 0; pageNumber < 1000; pageNumber++) {
-      const request: PageRequest = { limit, after }
-      const page = yield* list(request)
-      expect(page).toEqual(reference(request))
-      seen += page.items.length
-      if (Option.isNone(page.next)) break
-      after = page.next
-    }
-    return seen
-  })
+import { storages, walkPages } from "./helpers.js"
 
 const allOf = <A>(list: (request: PageRequest) => Effect.Effect<Page<A>>) =>
   Effect.map(list({ limit: 1000, after: Option.none() }), (page) => page.items)

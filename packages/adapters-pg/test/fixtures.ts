@@ -1,11 +1,19 @@
 import type {
   ApiToken,
+  Collection,
+  CollectionId,
+  CustomField,
+  CustomFieldId,
   Invite,
   InviteId,
   Member,
   Organization,
   OrganizationId,
+  Revision,
+  RevisionId,
   Role,
+  Space,
+  SpaceId,
   Team,
   TeamId,
   TeamMembership,
@@ -20,6 +28,10 @@ export const organizationId = (id: string) => id as OrganizationId
 export const teamId = (id: string) => id as TeamId
 export const inviteId = (id: string) => id as InviteId
 export const tokenId = (id: string) => id as TokenId
+export const collectionId = (id: string) => id as CollectionId
+export const spaceId = (id: string) => id as SpaceId
+export const revisionId = (id: string) => id as RevisionId
+export const customFieldId = (id: string) => id as CustomFieldId
 
 export const user = (id: string, fields: Partial<User> = {}): User => ({
   id: userId(id),
@@ -87,6 +99,54 @@ export const token = (user: string, id: string, hash: string): ApiToken => ({
   label: `token ${id}`,
   hash,
   createdAt: new Date(1_700_000_000_000)
+})
+
+export const collection = (organization: string, id: string, fields: Partial<Collection> = {}): Collection => ({
+  id: collectionId(id),
+  organizationId: organizationId(organization),
+  title: `Collection ${id}`,
+  parentId: null,
+  position: "V",
+  defaultLevel: "read",
+  createdAt: new Date(1_700_000_000_000),
+  updatedAt: new Date(1_700_000_000_000),
+  ...fields
+})
+
+export const space = (organization: string, id: string, fields: Partial<Space> = {}): Space => ({
+  id: spaceId(id),
+  organizationId: organizationId(organization),
+  parentId: null,
+  position: "V",
+  title: `Space ${id}`,
+  emoji: "",
+  visibility: "private",
+  editMode: "live",
+  defaultLevel: "read",
+  revisionId: revisionId(`${id}-r1`),
+  createdBy: userId("nobody"),
+  createdAt: new Date(1_700_000_000_000),
+  updatedAt: new Date(1_700_000_000_000),
+  ...fields
+})
+
+export const revision = (space: string, id: string, fields: Partial<Revision> = {}): Revision => ({
+  id: revisionId(id),
+  spaceId: spaceId(space),
+  parents: [],
+  type: "edits",
+  createdAt: new Date(1_700_000_000_000),
+  ...fields
+})
+
+export const customField = (organization: string, id: string, fields: Partial<CustomField> = {}): CustomField => ({
+  id: customFieldId(id),
+  organizationId: organizationId(organization),
+  name: id.toLowerCase(),
+  type: "text",
+  createdAt: new Date(1_700_000_000_000),
+  updatedAt: new Date(1_700_000_000_000),
+  ...fields
 })
 
 /** A deterministic pseudo-random sequence, so that a failing case can be replayed. */

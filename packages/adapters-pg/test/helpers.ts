@@ -1,5 +1,6 @@
-import type { StoragePorts } from "@octavo/domain"
-import { Layer } from "effect"
+import { expect } from "@effect/vitest"
+import { type Keyset, type Page, type PageRequest, type StoragePorts } from "@octavo/domain"
+import { Effect, Layer, Option } from "effect"
 import { PgliteClient } from "../src/Pglite.js"
 import { PgServerClientInFreshSchema } from "../src/PgServer.js"
 import { PgStorage } from "../src/PgStorage.js"
@@ -19,3 +20,23 @@ export const storages: ReadonlyArray<readonly [name: string, make: () => Layer.L
   ["PGlite", pgliteStorage],
   ...(serverUrl === undefined ? [] : [["Postgres server", () => serverStorage(serverUrl)] as const])
 ]
+
+/** Walks every page of a list from the start and checks each one against the reference. */
+export const walkPages = <A>(
+  list: (request: PageRequest) => Effect.Effect<Page<A>>,
+  reference: (request: PageRequest) => Page<A>,
+  limit: number
+) =>
+  Effect.gen(function*() {
+    let after: Option.Option<Keyset> = Option.none()
+    let seen = 0
+    for (let pageNumber = 0; pageNumber < 1000; pageNumber++) {
+      const request: PageRequest = { limit, after }
+      const page = yield* list(request)
+      expect(page).toEqual(reference(request))
+      seen += page.items.length
+      if (Option.isNone(page.next)) break
+      after = page.next
+    }
+    return seen
+  })

@@ -5,6 +5,8 @@ import { Members } from "./organizations/MemberService.js"
 import { Organizations } from "./organizations/OrganizationService.js"
 import { Teams } from "./organizations/TeamService.js"
 import { SecretsLive } from "./shared/Secrets.js"
+import { CustomFields } from "./spaces/CustomFieldService.js"
+import { Spaces } from "./spaces/SpaceService.js"
 
 /** Every use case of the domain, over the storage ports an adapter provides. */
 export const DomainServices = Layer.mergeAll(
@@ -12,5 +14,7 @@ export const DomainServices = Layer.mergeAll(
   Organizations.Default,
   Members.Default,
   Teams.Default,
-  Invites.Default
+  Invites.Default,
+  Spaces.Default,
+  CustomFields.Default
 ).pipe(Layer.provide(SecretsLive))

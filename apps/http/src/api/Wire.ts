@@ -1,4 +1,4 @@
-import { MemberRole, Role, TeamRole } from "@octavo/domain"
+import { CustomFieldType, EditMode, MemberRole, Role, TeamRole, Visibility } from "@octavo/domain"
 import { Schema } from "effect"
 
 // The wire shapes of the objects, as the specification names their fields.
@@ -68,3 +68,58 @@ export const InviteObject = Schema.Struct({
   id: Schema.String,
   role: Role
 }).annotations({ identifier: "Invite" })
+
+export const CollectionObject = Schema.Struct({
+  object: Schema.Literal("collection"),
+  id: Schema.String,
+  title: Schema.String,
+  description: Schema.optional(Schema.String),
+  organization: Schema.String,
+  parent: Schema.optional(Schema.String),
+  defaultLevel: Role,
+  urls: Schema.Struct({ location: Schema.String, app: Schema.String }),
+  permissions: Schema.Struct({ view: Schema.Boolean, edit: Schema.Boolean, create: Schema.Boolean, admin: Schema.Boolean })
+}).annotations({ identifier: "Collection" })
+
+export const SpaceObject = Schema.Struct({
+  object: Schema.Literal("space"),
+  id: Schema.String,
+  title: Schema.String,
+  emoji: Schema.String,
+  visibility: Visibility,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date,
+  deletedAt: Schema.optional(Schema.Date),
+  editMode: EditMode,
+  urls: Schema.Struct({ location: Schema.String, app: Schema.String }),
+  organization: Schema.String,
+  parent: Schema.optional(Schema.String),
+  revision: Schema.String,
+  defaultLevel: Role,
+  comments: Schema.Number,
+  changeRequests: Schema.Number,
+  changeRequestsOpen: Schema.Number,
+  changeRequestsDraft: Schema.Number,
+  permissions: Schema.Struct({
+    access: Schema.Boolean,
+    admin: Schema.Boolean,
+    edit: Schema.Boolean,
+    comment: Schema.Boolean,
+    merge: Schema.Boolean,
+    review: Schema.Boolean
+  })
+}).annotations({ identifier: "Space" })
+
+export const CustomFieldObject = Schema.Struct({
+  object: Schema.Literal("custom-field"),
+  id: Schema.String,
+  name: Schema.String,
+  type: CustomFieldType,
+  title: Schema.optional(Schema.String),
+  description: Schema.optional(Schema.String),
+  placeholder: Schema.optional(Schema.String),
+  options: Schema.optional(Schema.Array(Schema.String)),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date,
+  urls: Schema.Struct({ location: Schema.String })
+}).annotations({ identifier: "CustomField" })

@@ -66,5 +66,6 @@ export const conflicts = {
   emailTaken: (email: string) => new Conflict({ reason: `A user with email ${email} exists already` }),
   hostnameTaken: (hostname: string) => new Conflict({ reason: `The hostname ${hostname} is taken` }),
   alreadyMember: () => new Conflict({ reason: "The user is a member of this organization already" }),
-  idTaken: (entity: string, id: string) => new Conflict({ reason: `A ${entity} with id ${id} exists already` })
+  idTaken: (entity: string, id: string) => new Conflict({ reason: `A ${entity} with id ${id} exists already` }),
+  customFieldTaken: (name: string) => new Conflict({ reason: `A custom field named ${name} exists already` })
 } as const

@@ -14,10 +14,10 @@ export const Order = Schema.Literal("asc", "desc")
 export type Order = typeof Order.Type
 
 /**
- * A keyset position: the sort value (epoch milliseconds) and the id of the last item of a page.
+ * A keyset position: the sort value (epoch milliseconds, or a sibling order key) and the id of the last item of a page.
  * Lists are ordered by (sort value, id), so walking pages returns every item once even while items are added.
  */
-export type Keyset = readonly [value: number, id: string]
+export type Keyset = readonly [value: number | string, id: string]
 
 export interface PageRequest {
   readonly limit: number
@@ -34,7 +34,7 @@ export interface Page<A> {
 
 const CursorPayload = Schema.parseJson(Schema.Struct({
   l: Schema.String,
-  k: Schema.Tuple(Schema.Number, Schema.String)
+  k: Schema.Tuple(Schema.Union(Schema.Number, Schema.String), Schema.String)
 }))
 
 const toBase64Url = (s: string): string => {
@@ -67,7 +67,8 @@ export const decodeCursor = (list: string, token: string): Effect.Effect<Keyset,
   if (json === undefined) return Effect.fail(invalid)
   return Schema.decodeUnknown(CursorPayload)(json).pipe(
     Effect.mapError(() => invalid),
-    Effect.filterOrFail((payload) => payload.l === list, () => invalid),
+    // The list name says whether its sort values are numbers or order keys: "<name>@key" lists use keys.
+    Effect.filterOrFail((payload) => payload.l === list && typeof payload.k[0] === (list.endsWith("@key") ? "string" : "number"), () => invalid),
     Effect.map((payload) => payload.k)
   )
 }

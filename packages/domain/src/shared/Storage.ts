@@ -1,5 +1,12 @@
 import type { TokenRepository, UserRepository } from "../identity/Ports.js"
 import type { InviteRepository, MemberRepository, OrganizationRepository, TeamRepository } from "../organizations/Ports.js"
+import type {
+  CollectionRepository,
+  CustomFieldRepository,
+  RevisionRepository,
+  SiblingRepository,
+  SpaceRepository
+} from "../spaces/Ports.js"
 import type { UnitOfWork } from "./UnitOfWork.js"
 
 /** Everything a storage adapter provides: one Layer of these runs the whole domain. */
@@ -11,3 +18,8 @@ export type StoragePorts =
   | MemberRepository
   | TeamRepository
   | InviteRepository
+  | CollectionRepository
+  | SpaceRepository
+  | SiblingRepository
+  | RevisionRepository
+  | CustomFieldRepository

@@ -1,0 +1,56 @@
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { CollectionId, CreateSpaceInput, MoveInput, OrganizationId, patternString, Role, SpaceId, UpdateSpaceInput, UserId } from "@octavo/domain"
+import { Schema } from "effect"
+import { Created, ListOf, PageQuery } from "./Common.js"
+import { Authentication } from "./Security.js"
+import { CustomFieldObject, SpaceObject } from "./Wire.js"
+
+const OrganizationPath = Schema.Struct({ organizationId: OrganizationId })
+const SpacePath = Schema.Struct({ spaceId: SpaceId })
+
+export class SpacesApi extends HttpApiGroup.make("spaces")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/orgs/:organizationId/spaces")
+      .setPath(OrganizationPath)
+      .setUrlParams(Schema.Struct(PageQuery))
+      .addSuccess(ListOf(SpaceObject))
+  )
+  .add(HttpApiEndpoint.post("create", "/v1/orgs/:organizationId/spaces").setPath(OrganizationPath).setPayload(CreateSpaceInput).addSuccess(SpaceObject, Created))
+  .add(
+    HttpApiEndpoint.get("get", "/v1/spaces/:spaceId")
+      .setPath(SpacePath)
+      // Resolves published URLs of share-link sites once sites exist; validated now.
+      .setUrlParams(Schema.Struct({ shareKey: Schema.optional(patternString(/^[A-Za-z0-9_-]{1,128}$/, "a share key")) }))
+      .addSuccess(SpaceObject)
+  )
+  .add(HttpApiEndpoint.del("remove", "/v1/spaces/:spaceId").setPath(SpacePath))
+  .add(HttpApiEndpoint.patch("update", "/v1/spaces/:spaceId").setPath(SpacePath).setPayload(UpdateSpaceInput).addSuccess(SpaceObject))
+  .add(HttpApiEndpoint.post("duplicate", "/v1/spaces/:spaceId/duplicate").setPath(SpacePath).addSuccess(SpaceObject, Created))
+  .add(HttpApiEndpoint.post("restore", "/v1/spaces/:spaceId/restore").setPath(SpacePath).addSuccess(SpaceObject))
+  .add(HttpApiEndpoint.post("move", "/v1/spaces/:spaceId/move").setPath(SpacePath).setPayload(MoveInput).addSuccess(SpaceObject))
+  .add(
+    HttpApiEndpoint.post("transfer", "/v1/spaces/:spaceId/transfer")
+      .setPath(SpacePath)
+      .setPayload(Schema.Struct({ organization: OrganizationId, collection: Schema.optional(CollectionId) }))
+      .addSuccess(SpaceObject)
+  )
+  .add(
+    HttpApiEndpoint.get("customFields", "/v1/spaces/:spaceId/custom-fields")
+      .setPath(SpacePath)
+      .addSuccess(Schema.Array(Schema.Struct({ customField: CustomFieldObject, value: Schema.optional(Schema.Unknown) })))
+  )
+  .add(
+    HttpApiEndpoint.patch("setCustomFields", "/v1/spaces/:spaceId/custom-fields")
+      .setPath(SpacePath)
+      .setPayload(Schema.Struct({
+        values: Schema.Record({ key: Schema.String, value: Schema.Struct({ value: Schema.optional(Schema.Unknown) }) })
+      }))
+  )
+  .add(
+    HttpApiEndpoint.get("memberSpaces", "/v1/orgs/:organizationId/members/:userId/spaces")
+      .setPath(Schema.Struct({ organizationId: OrganizationId, userId: UserId }))
+      .setUrlParams(Schema.Struct(PageQuery))
+      .addSuccess(ListOf(Schema.Struct({ permission: Schema.NullOr(Role), space: SpaceObject })))
+  )
+  .middleware(Authentication)
+{}

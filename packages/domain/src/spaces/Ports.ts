@@ -1,0 +1,70 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Conflict } from "../shared/Errors.js"
+import type { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId } from "../shared/Ids.js"
+import type { Page, PageRequest } from "../shared/Pagination.js"
+import type { Collection, CustomField, CustomFieldValue, Revision, Space } from "./Space.js"
+
+/**
+ * Which items of an organization a list holds: all of them (keyset (createdAt ms, id)),
+ * or the children of one parent, null for the top (keyset (position, id), the siblings' order).
+ */
+export type ParentFilter =
+  | { readonly _tag: "all" }
+  | { readonly _tag: "children"; readonly parentId: CollectionId | null }
+
+export class CollectionRepository extends Context.Tag("@octavo/domain/CollectionRepository")<CollectionRepository, {
+  readonly insert: (collection: Collection) => Effect.Effect<void>
+  readonly update: (collection: Collection) => Effect.Effect<void>
+  readonly delete: (id: CollectionId) => Effect.Effect<void>
+  readonly findById: (id: CollectionId) => Effect.Effect<Option.Option<Collection>>
+  /** Ascending by the filter's keyset. */
+  readonly list: (organizationId: OrganizationId, filter: ParentFilter, page: PageRequest) => Effect.Effect<Page<Collection>>
+  /** Every collection of the organization, for walking the tree (small: collections are few). */
+  readonly listAll: (organizationId: OrganizationId) => Effect.Effect<ReadonlyArray<Collection>>
+}>() {}
+
+export class SpaceRepository extends Context.Tag("@octavo/domain/SpaceRepository")<SpaceRepository, {
+  readonly insert: (space: Space) => Effect.Effect<void>
+  readonly update: (space: Space) => Effect.Effect<void>
+  /** Removes the space for good, with its revisions and custom field values. */
+  readonly delete: (id: SpaceId) => Effect.Effect<void>
+  /** Finds soft-deleted spaces too. */
+  readonly findById: (id: SpaceId) => Effect.Effect<Option.Option<Space>>
+  /** Spaces that are not soft-deleted, ascending by the filter's keyset. */
+  readonly list: (organizationId: OrganizationId, filter: ParentFilter, page: PageRequest) => Effect.Effect<Page<Space>>
+  /** Every space (soft-deleted ones too) whose parent is one of these collections. */
+  readonly listInCollections: (ids: ReadonlyArray<CollectionId>) => Effect.Effect<ReadonlyArray<Space>>
+  /** Soft-deleted spaces deleted at or before `cutoff`, at most `limit` of them. */
+  readonly listDeletedBefore: (cutoff: Date, limit: number) => Effect.Effect<ReadonlyArray<Space>>
+}>() {}
+
+/** The order keys of a parent's children, collections and spaces together (soft-deleted spaces included). */
+export interface Sibling {
+  readonly id: string
+  readonly position: string
+}
+
+export class SiblingRepository extends Context.Tag("@octavo/domain/SiblingRepository")<SiblingRepository, {
+  readonly childrenOf: (organizationId: OrganizationId, parentId: CollectionId | null) => Effect.Effect<ReadonlyArray<Sibling>>
+}>() {}
+
+export class RevisionRepository extends Context.Tag("@octavo/domain/RevisionRepository")<RevisionRepository, {
+  readonly insert: (revision: Revision) => Effect.Effect<void>
+  readonly findById: (id: RevisionId) => Effect.Effect<Option.Option<Revision>>
+}>() {}
+
+export class CustomFieldRepository extends Context.Tag("@octavo/domain/CustomFieldRepository")<CustomFieldRepository, {
+  /** Fails with Conflict when the organization has a field of that name. */
+  readonly insert: (field: CustomField) => Effect.Effect<void, Conflict>
+  readonly update: (field: CustomField) => Effect.Effect<void>
+  /** Removes the field and its values on every space. */
+  readonly delete: (id: CustomFieldId) => Effect.Effect<void>
+  readonly findByName: (organizationId: OrganizationId, name: string) => Effect.Effect<Option.Option<CustomField>>
+  /** Keyset over (createdAt ms, id) ascending. */
+  readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<CustomField>>
+  readonly listAll: (organizationId: OrganizationId) => Effect.Effect<ReadonlyArray<CustomField>>
+  /** The values set on a space, by field id. */
+  readonly valuesOf: (spaceId: SpaceId) => Effect.Effect<ReadonlyMap<CustomFieldId, CustomFieldValue>>
+  /** Sets (or, with null, clears) values on a space. */
+  readonly setValues: (spaceId: SpaceId, values: ReadonlyMap<CustomFieldId, CustomFieldValue | null>) => Effect.Effect<void>
+}>() {}

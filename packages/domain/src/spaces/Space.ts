@@ -1,0 +1,153 @@
+import { Schema } from "effect"
+import { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
+import { boundedArray, boundedString, patternString } from "../shared/Limits.js"
+import { Role } from "../shared/Role.js"
+
+// Collections, spaces, custom fields: limits from the specification's "Limits" table.
+export const CollectionTitle = boundedString({ max: 50 })
+export const CollectionDescription = boundedString({ max: 100 })
+export const SpaceTitle = boundedString({ max: 50 })
+export const SpaceEmoji = boundedString({ max: 50 })
+
+export const Visibility = Schema.Literal("public", "unlisted", "share-link", "visitor-auth", "in-collection", "private")
+export type Visibility = typeof Visibility.Type
+export const EditMode = Schema.Literal("live", "locked")
+export type EditMode = typeof EditMode.Type
+
+/** Where a collection or space sits: in a collection, or at the top of its organization. */
+export const ParentId = Schema.NullOr(CollectionId)
+
+export const Collection = Schema.Struct({
+  id: CollectionId,
+  organizationId: OrganizationId,
+  title: CollectionTitle,
+  description: Schema.optional(CollectionDescription),
+  parentId: ParentId,
+  /** Order among the siblings (collections and spaces) of the same parent. */
+  position: Schema.String,
+  defaultLevel: Role,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type Collection = typeof Collection.Type
+
+export const Space = Schema.Struct({
+  id: SpaceId,
+  organizationId: OrganizationId,
+  parentId: ParentId,
+  position: Schema.String,
+  title: SpaceTitle,
+  emoji: SpaceEmoji,
+  visibility: Visibility,
+  editMode: EditMode,
+  defaultLevel: Role,
+  /** The active revision. */
+  revisionId: RevisionId,
+  createdBy: UserId,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  /** Set while soft-deleted (Space lifecycle). */
+  deletedAt: Schema.optional(Schema.DateFromSelf)
+})
+export type Space = typeof Space.Type
+
+export const RevisionType = Schema.Literal("edits", "merge", "update")
+
+/** A revision of a space's content; the content itself arrives with the content slice. */
+export const Revision = Schema.Struct({
+  id: RevisionId,
+  spaceId: SpaceId,
+  parents: Schema.Array(RevisionId),
+  type: RevisionType,
+  createdAt: Schema.DateFromSelf
+})
+export type Revision = typeof Revision.Type
+
+// Custom fields.
+export const CustomFieldName = boundedString({ min: 1, max: 50 }).pipe(
+  Schema.compose(patternString(/^[a-z_\-0-9]+$/, "lower-case letters, digits, _ and -"))
+)
+export const CustomFieldType = Schema.Literal("text", "number", "boolean", "select", "multi-select")
+export type CustomFieldType = typeof CustomFieldType.Type
+export const CustomFieldOptions = boundedArray(boundedString({ min: 1, max: 100 }), { min: 1, max: 50 })
+
+export const CustomField = Schema.Struct({
+  id: CustomFieldId,
+  organizationId: OrganizationId,
+  name: Schema.String,
+  type: CustomFieldType,
+  title: Schema.optional(Schema.String),
+  description: Schema.optional(Schema.String),
+  placeholder: Schema.optional(Schema.String),
+  options: Schema.optional(Schema.Array(Schema.String)),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type CustomField = typeof CustomField.Type
+
+/** A custom field's value on a space: a string, a number, a boolean or a list of options. */
+export const CustomFieldValue = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Array(Schema.String))
+export type CustomFieldValue = typeof CustomFieldValue.Type
+
+// Inputs of the use cases.
+export const CreateCollectionInput = Schema.Struct({
+  title: Schema.optional(CollectionTitle),
+  parent: Schema.optional(CollectionId)
+})
+export type CreateCollectionInput = typeof CreateCollectionInput.Type
+
+export const UpdateCollectionInput = Schema.Struct({
+  title: Schema.optional(CollectionTitle),
+  description: Schema.optional(CollectionDescription),
+  defaultLevel: Schema.optional(Role)
+})
+export type UpdateCollectionInput = typeof UpdateCollectionInput.Type
+
+export const CreateSpaceInput = Schema.Struct({
+  title: Schema.optional(SpaceTitle),
+  emoji: Schema.optional(SpaceEmoji),
+  parent: Schema.optional(CollectionId),
+  editMode: Schema.optional(EditMode)
+})
+export type CreateSpaceInput = typeof CreateSpaceInput.Type
+
+export const UpdateSpaceInput = Schema.Struct({
+  title: Schema.optional(SpaceTitle),
+  emoji: Schema.optional(SpaceEmoji),
+  editMode: Schema.optional(EditMode),
+  defaultLevel: Schema.optional(Role)
+})
+export type UpdateSpaceInput = typeof UpdateSpaceInput.Type
+
+/** A sibling reference of a Position: `{type: "space", space: <id of a space or collection>}`. */
+export const SiblingRef = Schema.Struct({ type: Schema.Literal("space"), space: Schema.String })
+export const Position = Schema.Struct({
+  before: Schema.optional(SiblingRef),
+  after: Schema.optional(SiblingRef)
+})
+export type Position = typeof Position.Type
+
+export const MoveInput = Schema.Struct({
+  /** A collection id, null for the top of the organization; absent keeps the parent. */
+  parent: Schema.optional(Schema.NullOr(CollectionId)),
+  position: Schema.optional(Position)
+})
+export type MoveInput = typeof MoveInput.Type
+
+export const CreateCustomFieldInput = Schema.Struct({
+  name: CustomFieldName,
+  type: CustomFieldType,
+  title: Schema.optional(boundedString({ max: 100 })),
+  description: Schema.optional(boundedString({ max: 200 })),
+  placeholder: Schema.optional(boundedString({ max: 100 })),
+  options: Schema.optional(CustomFieldOptions)
+})
+export type CreateCustomFieldInput = typeof CreateCustomFieldInput.Type
+
+export const UpdateCustomFieldInput = Schema.Struct({
+  title: Schema.optional(boundedString({ max: 100 })),
+  description: Schema.optional(boundedString({ max: 200 })),
+  placeholder: Schema.optional(boundedString({ max: 100 })),
+  options: Schema.optional(CustomFieldOptions)
+})
+export type UpdateCustomFieldInput = typeof UpdateCustomFieldInput.Type

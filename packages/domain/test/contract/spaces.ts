@@ -1,0 +1,233 @@
+import { expect, layer } from "@effect/vitest"
+import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
+import {
+  Actor,
+  CollectionId,
+  CollectionRepository,
+  type Collection,
+  CustomFieldId,
+  CustomFieldRepository,
+  CustomFields,
+  type DomainServices,
+  type Organization,
+  type PageRequest,
+  RevisionId,
+  RevisionRepository,
+  SiblingRepository,
+  type Space,
+  SpaceId,
+  SpaceRepository,
+  Spaces,
+  type StoragePorts,
+  type User
+} from "../../src/index.js"
+import { at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
+
+const first = (request: Partial<PageRequest> = {}): PageRequest => ({ limit: 50, after: Option.none(), ...request })
+const as = (user: User) => Effect.provideService(Actor, user)
+const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
+
+const collection = (organization: Organization, fields: Partial<Collection> = {}): Collection => ({
+  id: CollectionId.make(uniqueId("c")),
+  organizationId: organization.id,
+  title: "Guides",
+  parentId: null,
+  position: "V",
+  defaultLevel: "read",
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...fields
+})
+
+const space = (organization: Organization, fields: Partial<Space> = {}): Space => ({
+  id: SpaceId.make(uniqueId("s")),
+  organizationId: organization.id,
+  parentId: null,
+  position: "V",
+  title: "Space",
+  emoji: "",
+  visibility: "private",
+  editMode: "live",
+  defaultLevel: "read",
+  revisionId: RevisionId.make(uniqueId("r")),
+  createdBy: "nobody" as Space["createdBy"],
+  createdAt: at(0),
+  updatedAt: at(0),
+  ...fields
+})
+
+/** The spaces slice of the storage contract, repositories then use cases. */
+export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+  layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("collections and spaces", (it) => {
+    it.effect("collections and spaces list by creation, or a parent's children in sibling order", () =>
+      Effect.gen(function*() {
+        const collections = yield* CollectionRepository
+        const spaces = yield* SpaceRepository
+        const organization = yield* makeOrganization()
+        const guides = collection(organization, { position: "a", createdAt: at(2) })
+        const api = collection(organization, { position: "Z", createdAt: at(1) })
+        const inner = collection(organization, { parentId: guides.id, position: "V", createdAt: at(3) })
+        for (const c of [guides, api, inner]) yield* collections.insert(c)
+        expect((yield* collections.list(organization.id, { _tag: "all" }, first())).items.map((c) => c.id)).toEqual([api.id, guides.id, inner.id])
+        const top = yield* collections.list(organization.id, { _tag: "children", parentId: null }, first({ limit: 1 }))
+        expect(top.items.map((c) => c.id)).toEqual([api.id])
+        expect(top.count).toBe(2)
+        const rest = yield* collections.list(organization.id, { _tag: "children", parentId: null }, first({ after: top.next }))
+        expect(rest.items.map((c) => c.id)).toEqual([guides.id])
+        expect((yield* collections.listAll(organization.id)).length).toBe(3)
+        const a = space(organization, { parentId: guides.id, position: "W0V", createdAt: at(5) })
+        const b = space(organization, { parentId: guides.id, position: "W", createdAt: at(4) })
+        const gone = space(organization, { parentId: guides.id, position: "X", deletedAt: at(6) })
+        for (const s of [a, b, gone]) yield* spaces.insert(s)
+        const children = yield* spaces.list(organization.id, { _tag: "children", parentId: guides.id }, first())
+        expect(children.items.map((s) => s.id)).toEqual([b.id, a.id])
+        expect(children.count).toBe(2)
+        expect(Option.getOrThrow(yield* spaces.findById(gone.id)).deletedAt).toEqual(at(6))
+        expect((yield* spaces.listInCollections([guides.id])).map((s) => s.id).sort()).toEqual([a.id, b.id, gone.id].sort())
+        const siblings = yield* (yield* SiblingRepository).childrenOf(organization.id, guides.id)
+        expect(siblings.map((s) => [s.id, s.position]).sort()).toEqual(
+          [[inner.id, "V"], [a.id, "W0V"], [b.id, "W"], [gone.id, "X"]].sort()
+        )
+        yield* collections.update({ ...inner, title: "Inner", parentId: null })
+        expect(Option.getOrThrow(yield* collections.findById(inner.id))).toMatchObject({ title: "Inner", parentId: null })
+        yield* collections.delete(api.id)
+        expect(yield* collections.findById(api.id)).toEqual(Option.none())
+      }))
+
+    it.effect("deleting a space for good removes its revisions and custom field values; purging finds expired ones", () =>
+      Effect.gen(function*() {
+        const spaces = yield* SpaceRepository
+        const revisions = yield* RevisionRepository
+        const fields = yield* CustomFieldRepository
+        const organization = yield* makeOrganization()
+        const doomed = space(organization, { deletedAt: at(1) })
+        const fresh = space(organization, { deletedAt: at(10) })
+        yield* spaces.insert(doomed)
+        yield* spaces.insert(fresh)
+        const revision = { id: doomed.revisionId, spaceId: doomed.id, parents: [], type: "edits" as const, createdAt: at(1) }
+        yield* revisions.insert(revision)
+        expect(Option.getOrThrow(yield* revisions.findById(revision.id))).toEqual(revision)
+        const field = { id: CustomFieldId.make(uniqueId("f")), organizationId: organization.id, name: "owner", type: "text" as const, createdAt: at(0), updatedAt: at(0) }
+        yield* fields.insert(field)
+        yield* fields.setValues(doomed.id, new Map([[field.id, "docs team"]]))
+        const expired = yield* spaces.listDeletedBefore(at(5), 100)
+        expect(expired.map((s) => s.id)).toContain(doomed.id)
+        expect(expired.map((s) => s.id)).not.toContain(fresh.id)
+        yield* spaces.delete(doomed.id)
+        expect(yield* spaces.findById(doomed.id)).toEqual(Option.none())
+        expect(yield* revisions.findById(revision.id)).toEqual(Option.none())
+        expect((yield* fields.valuesOf(doomed.id)).size).toBe(0)
+      }))
+
+    it.effect("custom fields: names unique per organization, values set and cleared, deleted with their values", () =>
+      Effect.gen(function*() {
+        const fields = yield* CustomFieldRepository
+        const organization = yield* makeOrganization()
+        const field = {
+          id: CustomFieldId.make(uniqueId("f")),
+          organizationId: organization.id,
+          name: "audience",
+          type: "multi-select" as const,
+          options: ["devs", "ops"],
+          createdAt: at(1),
+          updatedAt: at(1)
+        }
+        yield* fields.insert(field)
+        const clash = yield* Effect.flip(fields.insert({ ...field, id: CustomFieldId.make(uniqueId("f")) }))
+        expect(clash.reason).toBe("A custom field named audience exists already")
+        const elsewhere = yield* makeOrganization()
+        yield* fields.insert({ ...field, id: CustomFieldId.make(uniqueId("f")), organizationId: elsewhere.id })
+        expect(Option.getOrThrow(yield* fields.findByName(organization.id, "audience"))).toEqual(field)
+        expect((yield* fields.list(organization.id, first())).items).toEqual([field])
+        const s = space(organization)
+        yield* (yield* SpaceRepository).insert(s)
+        yield* fields.setValues(s.id, new Map([[field.id, ["devs"]]]))
+        expect(yield* fields.valuesOf(s.id)).toEqual(new Map([[field.id, ["devs"]]]))
+        yield* fields.setValues(s.id, new Map([[field.id, null]]))
+        expect((yield* fields.valuesOf(s.id)).size).toBe(0)
+        yield* fields.update({ ...field, title: "Audience" })
+        expect(Option.getOrThrow(yield* fields.findByName(organization.id, "audience")).title).toBe("Audience")
+        yield* fields.setValues(s.id, new Map([[field.id, ["ops"]]]))
+        yield* fields.delete(field.id)
+        expect(yield* fields.findByName(organization.id, "audience")).toEqual(Option.none())
+        expect((yield* fields.valuesOf(s.id)).size).toBe(0)
+      }))
+
+    it.effect("use cases: positions, moves, cycles, deleting a collection keeps what it holds", () =>
+      Effect.gen(function*() {
+        const content = yield* Spaces
+        const admin = yield* makeUser()
+        const organization = yield* makeOrganization()
+        yield* makeMember(organization, admin, "admin")
+        const run = as(admin)
+        const guides = yield* run(content.createCollection(organization.id, { title: "Guides" }))
+        const a = yield* run(content.createSpace(organization.id, { title: "A", parent: guides.collection.id }))
+        const b = yield* run(content.createSpace(organization.id, { title: "B", parent: guides.collection.id }))
+        const inner = yield* run(content.createCollection(organization.id, { title: "Inner", parent: guides.collection.id }))
+        expect(a.space.visibility).toBe("in-collection")
+        const order = () =>
+          Effect.map(run(content.listCollectionSpaces(guides.collection.id, first())), (p) => p.items.map((s) => s.space.title))
+        expect(yield* order()).toEqual(["A", "B"])
+        yield* run(content.moveSpace(b.space.id, { position: { before: { type: "space", space: a.space.id } } }))
+        expect(yield* order()).toEqual(["B", "A"])
+        const badSibling = yield* Effect.either(run(content.moveSpace(b.space.id, { position: { after: { type: "space", space: guides.collection.id } } })))
+        expect(failureTag(badSibling)).toBe("InvalidInput")
+        const cycle = yield* Effect.either(run(content.moveCollection(guides.collection.id, { parent: inner.collection.id })))
+        expect(failureTag(cycle)).toBe("Conflict")
+        const self = yield* Effect.either(run(content.moveCollection(guides.collection.id, { parent: guides.collection.id })))
+        expect(failureTag(self)).toBe("Conflict")
+        yield* run(content.deleteSpace(a.space.id))
+        yield* run(content.deleteCollection(guides.collection.id))
+        const top = yield* (yield* SiblingRepository).childrenOf(organization.id, null)
+        expect(top.map((s) => s.id).sort()).toEqual([a.space.id, b.space.id, inner.collection.id].sort())
+        const restored = yield* run(content.restoreSpace(a.space.id))
+        expect(restored.space).toMatchObject({ parentId: null, visibility: "private" })
+        const topSpaces = yield* (yield* SpaceRepository).list(organization.id, { _tag: "children", parentId: null }, first())
+        expect(topSpaces.items.map((s) => s.title)).toEqual(["B", "A"])
+      }))
+
+    it.effect("use cases: a deleted space is restorable for 7 days, then purged", () =>
+      Effect.gen(function*() {
+        const content = yield* Spaces
+        const admin = yield* makeUser()
+        const organization = yield* makeOrganization()
+        yield* makeMember(organization, admin, "admin")
+        const run = as(admin)
+        const kept = yield* run(content.createSpace(organization.id, { title: "Kept" }))
+        const lost = yield* run(content.createSpace(organization.id, { title: "Lost" }))
+        yield* run(content.deleteSpace(kept.space.id))
+        yield* run(content.deleteSpace(lost.space.id))
+        expect(failureTag(yield* Effect.either(run(content.getSpace(kept.space.id))))).toBe("NotFound")
+        yield* TestClock.adjust(Duration.days(7))
+        expect((yield* run(content.restoreSpace(kept.space.id))).space.deletedAt).toBeUndefined()
+        yield* TestClock.adjust(Duration.millis(1))
+        expect(failureTag(yield* Effect.either(run(content.restoreSpace(lost.space.id))))).toBe("PreconditionFailed")
+        expect(yield* content.purgeExpired).toBeGreaterThanOrEqual(1)
+        expect(yield* (yield* SpaceRepository).findById(lost.space.id)).toEqual(Option.none())
+        expect(failureTag(yield* Effect.either(run(content.restoreSpace(lost.space.id))))).toBe("NotFound")
+        expect(Option.isSome(yield* (yield* SpaceRepository).findById(kept.space.id))).toBe(true)
+      }))
+
+    it.effect("use cases: custom field values are checked whole before any is written", () =>
+      Effect.gen(function*() {
+        const content = yield* Spaces
+        const fields = yield* CustomFields
+        const admin = yield* makeUser()
+        const organization = yield* makeOrganization()
+        yield* makeMember(organization, admin, "admin")
+        const run = as(admin)
+        yield* run(fields.create(organization.id, { name: "tier", type: "select", options: ["gold", "silver"] }))
+        yield* run(fields.create(organization.id, { name: "pages", type: "number" }))
+        const s = yield* run(content.createSpace(organization.id, { title: "S" }))
+        const bad = yield* Effect.either(run(fields.setValues(s.space.id, { pages: { value: 3 }, tier: { value: "bronze" } })))
+        expect(failureTag(bad)).toBe("InvalidInput")
+        expect((yield* run(fields.valuesOf(s.space.id))).every((v) => v.value === undefined)).toBe(true)
+        yield* run(fields.setValues(s.space.id, { pages: { value: 3 }, tier: { value: "gold" } }))
+        const values = yield* run(fields.valuesOf(s.space.id))
+        const byName = (list: ReadonlyArray<{ customField: { name: string }; value?: unknown }>) =>
+          list.map((v) => [v.customField.name, v.value]).sort()
+        expect(byName(values)).toEqual([["pages", 3], ["tier", "gold"]])
+        const copy = yield* run(content.duplicateSpace(s.space.id))
+        expect(byName(yield* run(fields.valuesOf(copy.space.id)))).toEqual([["pages", 3], ["tier", "gold"]])
+      }))
+  })
