@@ -45,6 +45,10 @@ export interface Sibling {
 }
 
 export class SiblingRepository extends Context.Tag("@octavo/domain/SiblingRepository")<SiblingRepository, {
+  /**
+   * Inside a unit of work on a SQL store this also locks the parent until the unit ends, so
+   * placements under one parent take turns and never pick the same key.
+   */
   readonly childrenOf: (organizationId: OrganizationId, parentId: CollectionId | null) => Effect.Effect<ReadonlyArray<Sibling>>
 }>() {}
 

@@ -186,6 +186,24 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(topSpaces.items.map((s) => s.title)).toEqual(["B", "A"])
       }))
 
+    it.effect("use cases: spaces created at once under one parent all get their own place", () =>
+      Effect.gen(function*() {
+        const content = yield* Spaces
+        const admin = yield* makeUser()
+        const organization = yield* makeOrganization()
+        yield* makeMember(organization, admin, "admin")
+        const run = as(admin)
+        const guides = yield* run(content.createCollection(organization.id, { title: "Guides" }))
+        yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, i) => i),
+          (i) => run(content.createSpace(organization.id, { title: `S${i}`, parent: guides.collection.id })),
+          { concurrency: "unbounded" }
+        )
+        const children = yield* (yield* SiblingRepository).childrenOf(organization.id, guides.collection.id)
+        expect(children.length).toBe(8)
+        expect(new Set(children.map((c) => c.position)).size).toBe(8)
+      }))
+
     it.effect("use cases: a deleted space is restorable for 7 days, then purged", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
