@@ -284,5 +284,13 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("collections, sp
         .toEqual([[w.spaceId, "review"]])
       const guestSpaces = yield* call("GET", `/v1/orgs/${w.organizationId}/members/${w.guest.id}/spaces`, { token: w.alice.token })
       expect(guestSpaces.body.items[0].permission).toBeNull()
+      yield* Effect.sleep("2 millis")
+      const later = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Later" } })
+      const spacesOf = (order: string) =>
+        Effect.map(call("GET", `/v1/orgs/${w.organizationId}/members/${w.bob.id}/spaces${order}`, { token: w.alice.token }), (a) =>
+          a.body.items.map((r: { space: { id: string } }) => r.space.id))
+      expect(yield* spacesOf("")).toEqual([later.body.id, w.spaceId])
+      expect(yield* spacesOf("?order=asc")).toEqual([w.spaceId, later.body.id])
+      expect((yield* call("GET", `/v1/orgs/${w.organizationId}/members/${w.bob.id}/spaces?order=up`, { token: w.alice.token })).status).toBe(400)
     }))
 })

@@ -31,7 +31,7 @@ interface TreeItem {
 const listTree = <A extends TreeItem>(items: ReadonlyArray<A>, organizationId: string, filter: ParentFilter, page: PageRequest) => {
   const mine = items.filter((i) => i.organizationId === organizationId)
   return filter._tag === "all"
-    ? pageInMemory(mine, (i): Keyset => [i.createdAt.getTime(), i.id], "asc", page)
+    ? pageInMemory(mine, (i): Keyset => [i.createdAt.getTime(), i.id], filter.order ?? "asc", page)
     : pageInMemory(mine.filter((i) => i.parentId === filter.parentId), (i): Keyset => [i.position, i.id], "asc", page)
 }
 

@@ -67,7 +67,6 @@ export const CollectionRepositoryLive = Layer.effect(
           select: sql`c.*`,
           from: sql`FROM collections c`,
           ...treeListing(sql, "c", organizationId, filter),
-          order: "asc",
           page,
           toItem: toCollection
         }),

@@ -98,7 +98,6 @@ export const SpaceRepositoryLive = Layer.effect(
           from: sql`FROM spaces s`,
           ...listing,
           where: [...listing.where, sql`s.deleted_at IS NULL`],
-          order: "asc",
           page,
           toItem: toSpace
         })

@@ -146,14 +146,15 @@ export const treeListing = (
   alias: string,
   organizationId: OrganizationId,
   filter: ParentFilter
-): Pick<PageQuery<object, TreeItem>, "where" | "keyset" | "keysetOf"> => {
+): Pick<PageQuery<object, TreeItem>, "where" | "keyset" | "keysetOf" | "order"> => {
   const column = (name: string) => sql.literal(`${alias}.${name}`)
   const inOrganization = sql`${column("organization_id")} = ${organizationId}`
   if (filter._tag === "all") {
     return {
       where: [inOrganization],
       keyset: { value: `${alias}.created_at`, id: `${alias}.id` },
-      keysetOf: (item) => [item.createdAt.getTime(), item.id]
+      keysetOf: (item) => [item.createdAt.getTime(), item.id],
+      order: filter.order ?? "asc"
     }
   }
   return {
@@ -162,6 +163,7 @@ export const treeListing = (
       filter.parentId === null ? sql`${column("parent_id")} IS NULL` : sql`${column("parent_id")} = ${filter.parentId}`
     ],
     keyset: { value: `${alias}.position`, id: `${alias}.id`, orderKey: true },
-    keysetOf: (item) => [item.position, item.id]
+    keysetOf: (item) => [item.position, item.id],
+    order: "asc"
   }
 }

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { CollectionId, CreateSpaceInput, MoveInput, OrganizationId, patternString, Role, SpaceId, UpdateSpaceInput, UserId } from "@octavo/domain"
+import { CollectionId, CreateSpaceInput, MoveInput, Order, OrganizationId, patternString, Role, SpaceId, UpdateSpaceInput, UserId } from "@octavo/domain"
 import { Schema } from "effect"
 import { Created, ListOf, PageQuery } from "./Common.js"
 import { Authentication } from "./Security.js"
@@ -49,7 +49,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
   .add(
     HttpApiEndpoint.get("memberSpaces", "/v1/orgs/:organizationId/members/:userId/spaces")
       .setPath(Schema.Struct({ organizationId: OrganizationId, userId: UserId }))
-      .setUrlParams(Schema.Struct(PageQuery))
+      .setUrlParams(Schema.Struct({ ...PageQuery, order: Schema.optional(Order) }))
       .addSuccess(ListOf(Schema.Struct({ permission: Schema.NullOr(Role), space: SpaceObject })))
   )
   .middleware(Authentication)

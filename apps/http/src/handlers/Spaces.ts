@@ -31,11 +31,13 @@ export const SpacesLive = HttpApiBuilder.group(OctavoApi, "spaces", (handlers) =
           values.map((v) => ({ customField: field(v.customField), ...(v.value !== undefined ? { value: v.value } : {}) }))
         )))
       .handle("setCustomFields", ({ path, payload }) => domain(fields.setValues(path.spaceId, payload.values)))
-      .handle("memberSpaces", ({ path, urlParams }) =>
-        listOf(
-          `member-spaces:${path.organizationId}:${path.userId}`,
+      .handle("memberSpaces", ({ path, urlParams }) => {
+        const order = urlParams.order ?? "desc"
+        return listOf(
+          `member-spaces:${path.organizationId}:${path.userId}:${order}`,
           urlParams,
-          (page) => content.memberSpaces(path.organizationId, path.userId, page),
+          (page) => content.memberSpaces(path.organizationId, path.userId, order, page),
           (row) => ({ permission: row.permission, space: present(row.space) })
-        ))
+        )
+      })
   }))

@@ -1,15 +1,15 @@
 import { Context, type Effect, type Option } from "effect"
 import type { Conflict } from "../shared/Errors.js"
 import type { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId } from "../shared/Ids.js"
-import type { Page, PageRequest } from "../shared/Pagination.js"
+import type { Order, Page, PageRequest } from "../shared/Pagination.js"
 import type { Collection, CustomField, CustomFieldValue, Revision, Space } from "./Space.js"
 
 /**
- * Which items of an organization a list holds: all of them (keyset (createdAt ms, id)),
+ * Which items of an organization a list holds: all of them (keyset (createdAt ms, id), ascending unless `order` says otherwise),
  * or the children of one parent, null for the top (keyset (position, id), the siblings' order).
  */
 export type ParentFilter =
-  | { readonly _tag: "all" }
+  | { readonly _tag: "all"; readonly order?: Order | undefined }
   | { readonly _tag: "children"; readonly parentId: CollectionId | null }
 
 export class CollectionRepository extends Context.Tag("@octavo/domain/CollectionRepository")<CollectionRepository, {

@@ -7,7 +7,7 @@ import { Actor } from "../shared/Actor.js"
 import { Conflict, InvalidInput, NotFound, PreconditionFailed } from "../shared/Errors.js"
 import { CollectionId, type OrganizationId, RevisionId, SpaceId, type UserId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
-import { mapPage, type PageRequest } from "../shared/Pagination.js"
+import { mapPage, type Order, type PageRequest } from "../shared/Pagination.js"
 import type { Role } from "../shared/Role.js"
 import { Secrets } from "../shared/Secrets.js"
 import { keyAfterLast, keyBetween } from "../shared/Position.js"
@@ -464,14 +464,14 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
       })
 
     /** Every space of the organization with a member's effective level on it; guests have none. */
-    const memberSpaces = (organizationId: OrganizationId, userId: UserId, page: PageRequest) =>
+    const memberSpaces = (organizationId: OrganizationId, userId: UserId, order: Order, page: PageRequest) =>
       Effect.gen(function*() {
         const access = yield* accessOrganization(organizationId)
         if (access.member.userId !== userId) yield* requireNotGuest(access.member, "read other members' spaces")
         const member = yield* members.find(organizationId, userId)
         if (Option.isNone(member)) return yield* new NotFound({ entity: "member", id: userId })
         const tree = yield* index(organizationId)
-        const result = yield* spaces.list(organizationId, { _tag: "all" }, page)
+        const result = yield* spaces.list(organizationId, { _tag: "all", order }, page)
         return mapPage(result, (space) => ({
           permission: levelOn(member.value, tree, space.defaultLevel, space.parentId),
           space: spaceView(access.member, tree, space)
@@ -480,7 +480,8 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
 
     /** Removes spaces soft-deleted more than seven days ago; safe to run from several servers at once. */
     const purgeExpired = Effect.gen(function*() {
-      const cutoff = new Date((yield* now).getTime() - Duration.toMillis(SPACE_RETENTION))
+      // Exactly seven days after deletion a space can still be restored; a millisecond later it cannot.
+      const cutoff = new Date((yield* now).getTime() - Duration.toMillis(SPACE_RETENTION) - 1)
       let purged = 0
       for (;;) {
         const expired = yield* spaces.listDeletedBefore(cutoff, 100)

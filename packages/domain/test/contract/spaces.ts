@@ -83,6 +83,10 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(children.items.map((s) => s.id)).toEqual([b.id, a.id])
         expect(children.count).toBe(2)
         expect(Option.getOrThrow(yield* spaces.findById(gone.id)).deletedAt).toEqual(at(6))
+        const newest = yield* spaces.list(organization.id, { _tag: "all", order: "desc" }, first({ limit: 1 }))
+        expect(newest.items.map((s) => s.id)).toEqual([a.id])
+        const older = yield* spaces.list(organization.id, { _tag: "all", order: "desc" }, first({ after: newest.next }))
+        expect(older.items.map((s) => s.id)).toEqual([b.id])
         expect((yield* spaces.listInCollections([guides.id])).map((s) => s.id).sort()).toEqual([a.id, b.id, gone.id].sort())
         const siblings = yield* (yield* SiblingRepository).childrenOf(organization.id, guides.id)
         expect(siblings.map((s) => [s.id, s.position]).sort()).toEqual(
