@@ -447,8 +447,10 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           }
           yield* spaces.update(moved)
           // Custom fields belong to an organization: the values of the old one do not travel.
-          const values = yield* customFields.valuesOf(space.id)
-          if (values.size > 0) yield* customFields.setValues(space.id, new Map(Array.from(values.keys(), (k) => [k, null])))
+          if (input.organization !== space.organizationId) {
+            const values = yield* customFields.valuesOf(space.id)
+            if (values.size > 0) yield* customFields.setValues(space.id, new Map(Array.from(values.keys(), (k) => [k, null])))
+          }
           return moved
         }))
         return spaceView(target.member, targetTree, moved)
