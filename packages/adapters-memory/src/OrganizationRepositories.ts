@@ -11,16 +11,11 @@ import {
   type TeamWithCount
 } from "@octavo/domain"
 import { Effect, HashMap, Layer, Option } from "effect"
-import { MemoryStore, pairKey, type State } from "./Store.js"
-
-/** Replaces an existing entry; updating what is not there changes nothing, as in SQL. */
-const replace = <V>(map: HashMap.HashMap<string, V>, key: string, value: V): HashMap.HashMap<string, V> =>
-  HashMap.has(map, key) ? HashMap.set(map, key, value) : map
+import { MemoryStore, pairKey, replace, values, type State } from "./Store.js"
 
 const teamCount = (s: State, member: Member): number =>
   HashMap.size(HashMap.filter(s.teamMemberships, (m) => m.organizationId === member.organizationId && m.userId === member.userId))
 
-const values = <V>(map: HashMap.HashMap<string, V>): Array<V> => Array.from(HashMap.values(map))
 const containsFolded = (haystack: string, needle: string) => haystack.toLowerCase().includes(needle.toLowerCase())
 
 export const MemoryOrganizationRepository = Layer.effect(

@@ -11,13 +11,8 @@ import {
   SpaceRepository
 } from "@octavo/domain"
 import { Effect, HashMap, Layer, Option } from "effect"
-import { MemoryStore, pairKey } from "./Store.js"
+import { MemoryStore, pairKey, replace, values } from "./Store.js"
 
-const values = <V>(map: HashMap.HashMap<string, V>): Array<V> => Array.from(HashMap.values(map))
-
-/** Replaces an existing entry; updating what is not there changes nothing, as in SQL. */
-const replace = <V>(map: HashMap.HashMap<string, V>, key: string, value: V): HashMap.HashMap<string, V> =>
-  HashMap.has(map, key) ? HashMap.set(map, key, value) : map
 
 interface TreeItem {
   readonly id: string

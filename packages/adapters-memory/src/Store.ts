@@ -50,6 +50,12 @@ export const emptyState: State = {
   customFieldValues: HashMap.empty()
 }
 
+/** Replaces an existing entry; updating what is not there changes nothing, as in SQL. */
+export const replace = <V>(map: HashMap.HashMap<string, V>, key: string, value: V): HashMap.HashMap<string, V> =>
+  HashMap.has(map, key) ? HashMap.set(map, key, value) : map
+
+export const values = <V>(map: HashMap.HashMap<string, V>): Array<V> => Array.from(HashMap.values(map))
+
 export const pairKey = (a: string, b: string): string => `${a}/${b}`
 
 /**

@@ -134,16 +134,7 @@ export const MoveInput = Schema.Struct({
 })
 export type MoveInput = typeof MoveInput.Type
 
-export const CreateCustomFieldInput = Schema.Struct({
-  name: CustomFieldName,
-  type: CustomFieldType,
-  title: Schema.optional(boundedString({ max: 100 })),
-  description: Schema.optional(boundedString({ max: 200 })),
-  placeholder: Schema.optional(boundedString({ max: 100 })),
-  options: Schema.optional(CustomFieldOptions)
-})
-export type CreateCustomFieldInput = typeof CreateCustomFieldInput.Type
-
+/** What may change on a custom field: everything but its name and type. */
 export const UpdateCustomFieldInput = Schema.Struct({
   title: Schema.optional(boundedString({ max: 100 })),
   description: Schema.optional(boundedString({ max: 200 })),
@@ -151,3 +142,10 @@ export const UpdateCustomFieldInput = Schema.Struct({
   options: Schema.optional(CustomFieldOptions)
 })
 export type UpdateCustomFieldInput = typeof UpdateCustomFieldInput.Type
+
+export const CreateCustomFieldInput = Schema.Struct({
+  name: CustomFieldName,
+  type: CustomFieldType,
+  ...UpdateCustomFieldInput.fields
+})
+export type CreateCustomFieldInput = typeof CreateCustomFieldInput.Type

@@ -27,6 +27,14 @@ const first = (request: Partial<PageRequest> = {}): PageRequest => ({ limit: 50,
 const as = (user: User) => Effect.provideService(Actor, user)
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
+/** A new organization with an admin, and a way to run use cases as that admin. */
+const adminOfNewOrganization = Effect.gen(function*() {
+  const admin = yield* makeUser()
+  const organization = yield* makeOrganization()
+  yield* makeMember(organization, admin, "admin")
+  return { organization, run: as(admin) }
+})
+
 const collection = (organization: Organization, fields: Partial<Collection> = {}): Collection => ({
   id: CollectionId.make(uniqueId("c")),
   organizationId: organization.id,
@@ -160,10 +168,7 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
     it.effect("use cases: positions, moves, cycles, deleting a collection keeps what it holds", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
-        const admin = yield* makeUser()
-        const organization = yield* makeOrganization()
-        yield* makeMember(organization, admin, "admin")
-        const run = as(admin)
+        const { organization, run } = yield* adminOfNewOrganization
         const guides = yield* run(content.createCollection(organization.id, { title: "Guides" }))
         const a = yield* run(content.createSpace(organization.id, { title: "A", parent: guides.collection.id }))
         const b = yield* run(content.createSpace(organization.id, { title: "B", parent: guides.collection.id }))
@@ -193,10 +198,7 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
     it.effect("use cases: spaces created at once under one parent all get their own place", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
-        const admin = yield* makeUser()
-        const organization = yield* makeOrganization()
-        yield* makeMember(organization, admin, "admin")
-        const run = as(admin)
+        const { organization, run } = yield* adminOfNewOrganization
         const guides = yield* run(content.createCollection(organization.id, { title: "Guides" }))
         yield* Effect.forEach(
           Array.from({ length: 8 }, (_, i) => i),
@@ -211,10 +213,7 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
     it.effect("use cases: a deleted space is restorable for 7 days, then purged", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
-        const admin = yield* makeUser()
-        const organization = yield* makeOrganization()
-        yield* makeMember(organization, admin, "admin")
-        const run = as(admin)
+        const { organization, run } = yield* adminOfNewOrganization
         const kept = yield* run(content.createSpace(organization.id, { title: "Kept" }))
         const lost = yield* run(content.createSpace(organization.id, { title: "Lost" }))
         yield* run(content.deleteSpace(kept.space.id))
@@ -236,10 +235,7 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
       Effect.gen(function*() {
         const content = yield* Spaces
         const fields = yield* CustomFields
-        const admin = yield* makeUser()
-        const organization = yield* makeOrganization()
-        yield* makeMember(organization, admin, "admin")
-        const run = as(admin)
+        const { organization, run } = yield* adminOfNewOrganization
         yield* run(fields.create(organization.id, { name: "tier", type: "select", options: ["gold", "silver"] }))
         yield* run(fields.create(organization.id, { name: "pages", type: "number" }))
         const s = yield* run(content.createSpace(organization.id, { title: "S" }))
