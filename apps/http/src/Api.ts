@@ -1,5 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
+import { ChangeRequestsApi } from "./api/ChangeRequestsApi.js"
 import { CollectionsApi } from "./api/CollectionsApi.js"
+import { ContentApi } from "./api/ContentApi.js"
 import { CustomFieldsApi } from "./api/CustomFieldsApi.js"
 import { SpacesApi } from "./api/SpacesApi.js"
 import { BadRequest, Conflict, Forbidden, InternalError, NotFound, PayloadTooLarge, PreconditionFailed, Unauthorized } from "./api/Errors.js"
@@ -20,6 +22,8 @@ export class OctavoApi extends HttpApi.make("octavo")
   .add(CollectionsApi)
   .add(SpacesApi)
   .add(CustomFieldsApi)
+  .add(ContentApi)
+  .add(ChangeRequestsApi)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)

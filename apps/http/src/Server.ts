@@ -12,7 +12,9 @@ import { Cause, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule }
 import { OctavoApi } from "./Api.js"
 import { apiError } from "./api/Errors.js"
 import { Authentication } from "./api/Security.js"
+import { ChangeRequestsLive } from "./handlers/ChangeRequests.js"
 import { CollectionsLive } from "./handlers/Collections.js"
+import { ContentLive } from "./handlers/Content.js"
 import { CustomFieldsLive } from "./handlers/CustomFields.js"
 import { HealthLive } from "./handlers/Health.js"
 import { InvitesLive } from "./handlers/Invites.js"
@@ -110,7 +112,9 @@ const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
     InvitesLive,
     CollectionsLive,
     SpacesLive,
-    CustomFieldsLive
+    CustomFieldsLive,
+    ContentLive,
+    ChangeRequestsLive
   ]),
   Layer.provide(AuthenticationLive)
 )

@@ -1,9 +1,12 @@
 import type {
   ApiToken,
+  ChangeRequest,
   Collection,
+  ContentPage,
   CustomField,
   CustomFieldId,
   CustomFieldValue,
+  File,
   Invite,
   Member,
   Organization,
@@ -33,6 +36,13 @@ export interface State {
   readonly customFields: HashMap.HashMap<string, CustomField>
   /** Keyed by `${spaceId}/${fieldId}`. */
   readonly customFieldValues: HashMap.HashMap<string, { readonly spaceId: SpaceId; readonly fieldId: CustomFieldId; readonly value: CustomFieldValue }>
+  /** Each revision's pages and files as persistent maps: a revision shares what it did not change with its parent. */
+  readonly revisionContents: HashMap.HashMap<string, {
+    readonly pages: HashMap.HashMap<string, ContentPage>
+    readonly files: HashMap.HashMap<string, File>
+  }>
+  readonly blobs: HashMap.HashMap<string, Uint8Array>
+  readonly changeRequests: HashMap.HashMap<string, ChangeRequest>
 }
 
 export const emptyState: State = {
@@ -47,7 +57,10 @@ export const emptyState: State = {
   spaces: HashMap.empty(),
   revisions: HashMap.empty(),
   customFields: HashMap.empty(),
-  customFieldValues: HashMap.empty()
+  customFieldValues: HashMap.empty(),
+  revisionContents: HashMap.empty(),
+  blobs: HashMap.empty(),
+  changeRequests: HashMap.empty()
 }
 
 /** Replaces an existing entry; updating what is not there changes nothing, as in SQL. */

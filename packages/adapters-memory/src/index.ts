@@ -1,5 +1,6 @@
 import { type StoragePorts, UnitOfWork } from "@octavo/domain"
 import { Effect, Layer } from "effect"
+import { MemoryBlobStore, MemoryChangeRequestRepository, MemoryRevisionContentRepository } from "./ContentRepositories.js"
 import { MemoryTokenRepository, MemoryUserRepository } from "./IdentityRepositories.js"
 import {
   MemoryInviteRepository,
@@ -33,5 +34,8 @@ export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemorySpaceRepository,
   MemorySiblingRepository,
   MemoryRevisionRepository,
-  MemoryCustomFieldRepository
+  MemoryCustomFieldRepository,
+  MemoryRevisionContentRepository,
+  MemoryBlobStore,
+  MemoryChangeRequestRepository
 ).pipe(Layer.provide(MemoryStoreLive))

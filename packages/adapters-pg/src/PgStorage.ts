@@ -1,12 +1,15 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { StoragePorts } from "@octavo/domain"
 import { Effect, Layer } from "effect"
+import { BlobStoreLive } from "./BlobStore.js"
+import { ChangeRequestRepositoryLive } from "./ChangeRequestRepository.js"
 import { CollectionRepositoryLive } from "./CollectionRepository.js"
 import { CustomFieldRepositoryLive } from "./CustomFieldRepository.js"
 import { InviteRepositoryLive } from "./InviteRepository.js"
 import { MemberRepositoryLive } from "./MemberRepository.js"
 import { migrate } from "./Migrations.js"
 import { OrganizationRepositoryLive } from "./OrganizationRepository.js"
+import { RevisionContentRepositoryLive } from "./RevisionContentRepository.js"
 import { RevisionRepositoryLive } from "./RevisionRepository.js"
 import { SiblingRepositoryLive } from "./SiblingRepository.js"
 import { SpaceRepositoryLive } from "./SpaceRepository.js"
@@ -31,5 +34,8 @@ export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = 
   SpaceRepositoryLive,
   SiblingRepositoryLive,
   RevisionRepositoryLive,
-  CustomFieldRepositoryLive
+  CustomFieldRepositoryLive,
+  RevisionContentRepositoryLive,
+  BlobStoreLive,
+  ChangeRequestRepositoryLive
 ).pipe(Layer.provide(MigrationsLive))

@@ -1,3 +1,5 @@
+export { BlobStoreLive } from "./BlobStore.js"
+export { ChangeRequestRepositoryLive } from "./ChangeRequestRepository.js"
 export { CollectionRepositoryLive } from "./CollectionRepository.js"
 export { CustomFieldRepositoryLive } from "./CustomFieldRepository.js"
 export { InviteRepositoryLive } from "./InviteRepository.js"
@@ -7,6 +9,11 @@ export { OrganizationRepositoryLive } from "./OrganizationRepository.js"
 export { makePgliteClient, PgliteClient, type PgliteOptions } from "./Pglite.js"
 export { PgServerClient, PgServerClientInFreshSchema, withSearchPath } from "./PgServer.js"
 export { MigrationsLive, PgStorage } from "./PgStorage.js"
+export {
+  makeRevisionContentRepositoryLive,
+  RevisionContentRepositoryLive,
+  SNAPSHOT_INTERVAL
+} from "./RevisionContentRepository.js"
 export { RevisionRepositoryLive } from "./RevisionRepository.js"
 export { SiblingRepositoryLive } from "./SiblingRepository.js"
 export { SpaceRepositoryLive } from "./SpaceRepository.js"

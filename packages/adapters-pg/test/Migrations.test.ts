@@ -20,6 +20,8 @@ const tables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 const allTables = [
   "api_tokens",
+  "blobs",
+  "change_requests",
   "collections",
   "custom_field_values",
   "custom_fields",
@@ -27,6 +29,9 @@ const allTables = [
   "members",
   "octavo_migrations",
   "organizations",
+  "revision_contents",
+  "revision_files",
+  "revision_pages",
   "revisions",
   "spaces",
   "team_memberships",

@@ -2,13 +2,17 @@ import type {
   ApiToken,
   Collection,
   CollectionId,
+  ContentPage,
   CustomField,
   CustomFieldId,
+  File,
+  FileId,
   Invite,
   InviteId,
   Member,
   Organization,
   OrganizationId,
+  PageId,
   Revision,
   RevisionId,
   Role,
@@ -32,6 +36,8 @@ export const collectionId = (id: string) => id as CollectionId
 export const spaceId = (id: string) => id as SpaceId
 export const revisionId = (id: string) => id as RevisionId
 export const customFieldId = (id: string) => id as CustomFieldId
+export const pageId = (id: string) => id as PageId
+export const fileId = (id: string) => id as FileId
 
 export const user = (id: string, fields: Partial<User> = {}): User => ({
   id: userId(id),
@@ -146,6 +152,32 @@ export const customField = (organization: string, id: string, fields: Partial<Cu
   type: "text",
   createdAt: new Date(1_700_000_000_000),
   updatedAt: new Date(1_700_000_000_000),
+  ...fields
+})
+
+export const page = (id: string, fields: Partial<ContentPage> = {}): ContentPage => ({
+  id: pageId(id),
+  kind: "document",
+  title: `Page ${id}`,
+  slug: id.toLowerCase(),
+  parentId: null,
+  position: "V",
+  markdown: `# Page ${id}`,
+  hidden: false,
+  noIndex: false,
+  noRobotsIndex: false,
+  createdAt: new Date(1_700_000_000_000),
+  updatedAt: new Date(1_700_000_000_000),
+  ...fields
+})
+
+export const file = (id: string, fields: Partial<File> = {}): File => ({
+  id: fileId(id),
+  name: `${id}.png`,
+  contentType: "image/png",
+  size: 42,
+  blobKey: `blob-${id}`,
+  createdAt: new Date(1_700_000_000_000),
   ...fields
 })
 

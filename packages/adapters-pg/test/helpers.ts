@@ -1,3 +1,4 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { type Keyset, type Page, type PageRequest, type StoragePorts } from "@octavo/domain"
 import { Effect, Layer, Option } from "effect"
@@ -19,6 +20,12 @@ export const serverStorage = (url: string): Layer.Layer<StoragePorts> =>
 export const storages: ReadonlyArray<readonly [name: string, make: () => Layer.Layer<StoragePorts>]> = [
   ["PGlite", pgliteStorage],
   ...(serverUrl === undefined ? [] : [["Postgres server", () => serverStorage(serverUrl)] as const])
+]
+
+/** The clients of those storages, for tests that look at the tables themselves. */
+export const sqlClients: ReadonlyArray<readonly [name: string, make: () => Layer.Layer<SqlClient.SqlClient>]> = [
+  ["PGlite", () => PgliteClient({})],
+  ...(serverUrl === undefined ? [] : [["Postgres server", () => Layer.orDie(PgServerClientInFreshSchema(serverUrl))] as const])
 ]
 
 /** Walks every page of a list from the start and checks each one against the reference. */

@@ -1,4 +1,6 @@
 import { Layer } from "effect"
+import { ChangeRequests } from "./content/ChangeRequestService.js"
+import { Content } from "./content/ContentService.js"
 import { Identity } from "./identity/IdentityService.js"
 import { Invites } from "./organizations/InviteService.js"
 import { Members } from "./organizations/MemberService.js"
@@ -16,5 +18,7 @@ export const DomainServices = Layer.mergeAll(
   Teams.Default,
   Invites.Default,
   Spaces.Default,
-  CustomFields.Default
+  CustomFields.Default,
+  Content.Default,
+  ChangeRequests.Default
 ).pipe(Layer.provide(SecretsLive))

@@ -67,5 +67,7 @@ export const conflicts = {
   hostnameTaken: (hostname: string) => new Conflict({ reason: `The hostname ${hostname} is taken` }),
   alreadyMember: () => new Conflict({ reason: "The user is a member of this organization already" }),
   idTaken: (entity: string, id: string) => new Conflict({ reason: `A ${entity} with id ${id} exists already` }),
-  customFieldTaken: (name: string) => new Conflict({ reason: `A custom field named ${name} exists already` })
+  customFieldTaken: (name: string) => new Conflict({ reason: `A custom field named ${name} exists already` }),
+  changeRequestNumberTaken: (number: number) =>
+    new Conflict({ reason: `Change request number ${number} was just taken by another one: try again` })
 } as const

@@ -7,6 +7,7 @@ import type {
   SiblingRepository,
   SpaceRepository
 } from "../spaces/Ports.js"
+import type { BlobStore, ChangeRequestRepository, RevisionContentRepository } from "../content/Ports.js"
 import type { UnitOfWork } from "./UnitOfWork.js"
 
 /** Everything a storage adapter provides: one Layer of these runs the whole domain. */
@@ -23,3 +24,6 @@ export type StoragePorts =
   | SiblingRepository
   | RevisionRepository
   | CustomFieldRepository
+  | RevisionContentRepository
+  | BlobStore
+  | ChangeRequestRepository

@@ -3,6 +3,7 @@ import { makeAccess, type Membership } from "../organizations/Access.js"
 import type { Member } from "../organizations/Organization.js"
 import { requireNotGuest, requireRole } from "../organizations/Policy.js"
 import { MemberRepository } from "../organizations/Ports.js"
+import { ChangeRequestRepository, type ChangeRequestCounts } from "../content/Ports.js"
 import { Actor } from "../shared/Actor.js"
 import { Conflict, InvalidInput, NotFound, PreconditionFailed } from "../shared/Errors.js"
 import { CollectionId, type OrganizationId, RevisionId, SpaceId, type UserId } from "../shared/Ids.js"
@@ -71,6 +72,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
     const siblings = yield* SiblingRepository
     const revisions = yield* RevisionRepository
     const customFields = yield* CustomFieldRepository
+    const changeRequests = yield* ChangeRequestRepository
     const members = yield* MemberRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
@@ -87,11 +89,21 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
       permissions: collectionPermissions(levelOn(member, tree, collection.defaultLevel, collection.parentId))
     })
 
-    const spaceView = (member: Member, tree: CollectionIndex, space: Space): SpaceView => ({
-      space,
-      permissions: spacePermissions(levelOn(member, tree, space.defaultLevel, space.parentId)),
-      counts: noCounts
-    })
+    const spaceView = (member: Member, tree: CollectionIndex, space: Space, counts: ReadonlyMap<SpaceId, ChangeRequestCounts>): SpaceView => {
+      const c = counts.get(space.id)
+      return {
+        space,
+        permissions: spacePermissions(levelOn(member, tree, space.defaultLevel, space.parentId)),
+        counts: c === undefined ? noCounts : { ...noCounts, changeRequests: c.total, changeRequestsOpen: c.open, changeRequestsDraft: c.draft }
+      }
+    }
+
+    /** The views of spaces with their counters, counted in one query. */
+    const viewsOf = (member: Member, tree: CollectionIndex, list: ReadonlyArray<Space>) =>
+      Effect.map(changeRequests.countsFor(list.map((s) => s.id)), (counts) => list.map((s) => spaceView(member, tree, s, counts)))
+
+    const viewOf = (member: Member, tree: CollectionIndex, space: Space) =>
+      Effect.map(viewsOf(member, tree, [space]), (views) => views[0] as SpaceView)
 
     /** The level needed to create something under a parent: `create` there, or as an organization role at the top. */
     const requireCreateUnder = (access: Membership, tree: CollectionIndex, parentId: CollectionId | null) =>
@@ -234,7 +246,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
       Effect.gen(function*() {
         const { access, collection, tree } = yield* accessCollection(collectionId)
         const result = yield* spaces.list(collection.organizationId, { _tag: "children", parentId: collection.id }, page)
-        return mapPage(result, (s) => spaceView(access.member, tree, s))
+        return { ...result, items: yield* viewsOf(access.member, tree, result.items) }
       })
 
     /** Moves need `admin` on the item and `create` under the target; a collection cannot go into itself or below. */
@@ -325,11 +337,11 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           yield* spaces.insert(space)
           return space
         }))
-        return spaceView(access.member, tree, space)
+        return yield* viewOf(access.member, tree, space)
       })
 
     const getSpace = (spaceId: SpaceId) =>
-      Effect.map(accessSpace(spaceId), ({ access, space, tree }) => spaceView(access.member, tree, space))
+      Effect.flatMap(accessSpace(spaceId), ({ access, space, tree }) => viewOf(access.member, tree, space))
 
     /** Title and emoji need `edit`; the edit mode and default level need `admin`. */
     const updateSpace = (spaceId: SpaceId, input: UpdateSpaceInput) =>
@@ -349,7 +361,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           updatedAt: yield* now
         }
         yield* spaces.update(updated)
-        return spaceView(access.member, tree, updated)
+        return yield* viewOf(access.member, tree, updated)
       })
 
     /** Soft delete: the space is hidden and can be restored for seven days. */
@@ -371,7 +383,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         }
         const { deletedAt: _, ...restored } = { ...space, updatedAt: at }
         yield* spaces.update(restored)
-        return spaceView(access.member, tree, restored)
+        return yield* viewOf(access.member, tree, restored)
       })
 
     /** A new space with the same settings, content and custom field values, right after the original. */
@@ -399,7 +411,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           if (values.size > 0) yield* customFields.setValues(id, values)
           return copy
         }))
-        return spaceView(access.member, tree, copy)
+        return yield* viewOf(access.member, tree, copy)
       })
 
     const moveSpace = (spaceId: SpaceId, input: MoveInput) =>
@@ -423,7 +435,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           yield* spaces.update(moved)
           return moved
         }))
-        return spaceView(access.member, tree, moved)
+        return yield* viewOf(access.member, tree, moved)
       })
 
     /** To another organization (admin in both), optionally into one of its collections, at the end. */
@@ -453,7 +465,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           }
           return moved
         }))
-        return spaceView(target.member, targetTree, moved)
+        return yield* viewOf(target.member, targetTree, moved)
       })
 
     const listSpaces = (organizationId: OrganizationId, page: PageRequest) =>
@@ -462,7 +474,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         yield* requireNotGuest(access.member, "list spaces")
         const result = yield* spaces.list(organizationId, { _tag: "all" }, page)
         const tree = yield* index(organizationId)
-        return mapPage(result, (s) => spaceView(access.member, tree, s))
+        return { ...result, items: yield* viewsOf(access.member, tree, result.items) }
       })
 
     /** Every space of the organization with a member's effective level on it; guests have none. */
@@ -474,10 +486,11 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         if (Option.isNone(member)) return yield* new NotFound({ entity: "member", id: userId })
         const tree = yield* index(organizationId)
         const result = yield* spaces.list(organizationId, { _tag: "all", order }, page)
-        return mapPage(result, (space) => ({
-          permission: levelOn(member.value, tree, space.defaultLevel, space.parentId),
-          space: spaceView(access.member, tree, space)
-        }))
+        const views = yield* viewsOf(access.member, tree, result.items)
+        return {
+          ...result,
+          items: views.map((view) => ({ permission: levelOn(member.value, tree, view.space.defaultLevel, view.space.parentId), space: view }))
+        }
       })
 
     /** Removes spaces soft-deleted more than seven days ago; safe to run from several servers at once. */

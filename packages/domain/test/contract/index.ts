@@ -21,6 +21,7 @@ import {
 } from "../../src/index.js"
 import { at, makeMember, makeOrganization, makeTeam, makeUser, newInviteId, uniqueId } from "./fixtures.js"
 import { serviceContract } from "./services.js"
+import { contentContract } from "./content.js"
 import { spacesContract } from "./spaces.js"
 
 /** Walks every page of a list, checking page sizes, and returns all items in order. */
@@ -401,6 +402,7 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
 
     serviceContract(makeLayer(), DomainServices)
     spacesContract(makeLayer(), DomainServices)
+    contentContract(makeLayer(), DomainServices)
   })
 }
 export { spacesModelProperty } from "./spacesModel.js"

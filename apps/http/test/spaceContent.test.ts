@@ -1,0 +1,114 @@
+import { HttpClient } from "@effect/platform"
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { call, PUBLIC_URL, testServer } from "./harness.js"
+import { world } from "./scenario.js"
+
+const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 4, 0, 0, 0, 3, 8, 6, 0, 0, 0])
+
+const download = (url: string, token: string) =>
+  Effect.gen(function*() {
+    const response = yield* (yield* HttpClient.HttpClient).get(url.replace(PUBLIC_URL, ""), { headers: { authorization: `Bearer ${token}` } })
+    return { status: response.status, type: response.headers["content-type"], bytes: new Uint8Array(yield* response.arrayBuffer) }
+  }).pipe(Effect.scoped, Effect.orDie)
+
+layer(testServer(MemoryStorage), { excludeTestServices: true })("space content over HTTP", (it) => {
+  it.effect("live edits build nested pages and files; both formats read back; old revisions stay readable", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Docs" } })
+      const spaceId = space.body.id as string
+      const empty = yield* call("GET", `/v1/spaces/${spaceId}/content`, { token: w.bob.token })
+      expect(empty.body).toMatchObject({ object: "revision", id: space.body.revision, pages: [], files: [] })
+      const first = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+        token: w.bob.token,
+        body: {
+          changes: [
+            { type: "insert_page", document: { markdown: "# Guide\n\nSee [the API](https://example.com/api) and **more**." } },
+            { type: "insert_files", files: [{ name: "diagram.png", base64: btoa(String.fromCharCode(...png)) }] }
+          ]
+        }
+      })
+      expect(first.status).toBe(200)
+      const guide = first.body.pages[0]
+      expect(guide).toMatchObject({ object: "page", type: "document", title: "Guide", slug: "guide", path: "guide", markdown: "See [the API](https://example.com/api) and **more**." })
+      const file = first.body.files[0]
+      expect(file).toMatchObject({ object: "file", name: "diagram.png", contentType: "image/png", size: png.length, dimensions: { width: 4, height: 3 } })
+      const bytes = yield* download(file.downloadURL, w.bob.token)
+      expect(bytes).toEqual({ status: 200, type: "image/png", bytes: png })
+
+      const second = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+        token: w.bob.token,
+        body: { changes: [{ type: "insert_page", title: "Install", into: guide.id, document: { markdown: "Run it." } }] }
+      })
+      expect(second.body.parents).toEqual([first.body.id])
+      expect(second.body.pages[0].pages[0]).toMatchObject({ title: "Install", path: "guide/install" })
+      const byPath = yield* call("GET", `/v1/spaces/${spaceId}/content/path/${encodeURIComponent("guide/install")}`, { token: w.bob.token })
+      expect(byPath.body).toMatchObject({ title: "Install", markdown: "Run it." })
+      const asDocument = yield* call("GET", `/v1/spaces/${spaceId}/content/page/${guide.id}?format=document`, { token: w.bob.token })
+      expect(asDocument.body.markdown).toBeUndefined()
+      expect(asDocument.body.document.nodes[0].type).toBe("paragraph")
+      expect(asDocument.body.pages.map((p: { title: string }) => p.title)).toEqual(["Install"])
+      const pages = yield* call("GET", `/v1/spaces/${spaceId}/content/pages`, { token: w.bob.token })
+      expect(pages.body.pages[0].pages[0].title).toBe("Install")
+      const old = yield* call("GET", `/v1/spaces/${spaceId}/revisions/${first.body.id}`, { token: w.bob.token })
+      expect(old.body.pages[0].pages).toEqual([])
+      const files = yield* call("GET", `/v1/spaces/${spaceId}/content/files?limit=1`, { token: w.bob.token })
+      expect(files.body).toMatchObject({ count: 1, items: [{ id: file.id }] })
+      expect((yield* call("GET", `/v1/spaces/${spaceId}`, { token: w.bob.token })).body.revision).toBe(second.body.id)
+    }))
+
+  it.effect("an invalid change rejects the batch with nothing written; limits; locked spaces refuse edits", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Docs" } })
+      const path = `/v1/spaces/${space.body.id}/content`
+      const badBatch = yield* call("POST", path, {
+        token: w.bob.token,
+        body: { changes: [{ type: "insert_page", title: "Ok" }, { type: "update_page", page: "missing" }] }
+      })
+      expect(badBatch.status).toBe(400)
+      expect(badBatch.body.error.message).toBe("changes.1.page: page missing is not in this revision")
+      expect((yield* call("GET", path, { token: w.bob.token })).body.pages).toEqual([])
+      const fifty = Array.from({ length: 50 }, (_, i) => ({ type: "insert_page", title: `P${i}` }))
+      expect((yield* call("POST", path, { token: w.bob.token, body: { changes: fifty } })).status).toBe(200)
+      expect((yield* call("POST", path, { token: w.bob.token, body: { changes: [...fifty, fifty[0]] } })).status).toBe(400)
+      expect((yield* call("POST", path, { token: w.bob.token, body: { changes: [] } })).status).toBe(400)
+      const duplicate = yield* call("POST", path, { token: w.bob.token, body: { changes: [{ type: "insert_page", title: "P0" }] } })
+      expect(duplicate.status).toBe(409)
+      expect((yield* call("POST", path, { token: w.bob.token, body: { changes: [{ type: "insert_page", slug: "Bad Slug" }] } })).status).toBe(400)
+      yield* call("PATCH", `/v1/spaces/${space.body.id}`, { token: w.alice.token, body: { editMode: "locked" } })
+      const locked = yield* call("POST", path, { token: w.alice.token, body: { changes: [{ type: "insert_page", title: "No" }] } })
+      expect(locked.status).toBe(409)
+    }))
+
+  it.effect("content endpoints refuse 401, 404 across organizations, 403 to readers who would edit", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Docs" } })
+      const edit = yield* call("POST", `/v1/spaces/${space.body.id}/content`, { token: w.alice.token, body: { changes: [{ type: "insert_page", title: "A" }] } })
+      const pageId = edit.body.pages[0].id
+      const reads = [
+        `/v1/spaces/${space.body.id}/content`,
+        `/v1/spaces/${space.body.id}/content/pages`,
+        `/v1/spaces/${space.body.id}/content/page/${pageId}`,
+        `/v1/spaces/${space.body.id}/content/path/a`,
+        `/v1/spaces/${space.body.id}/content/files`,
+        `/v1/spaces/${space.body.id}/revisions/${edit.body.id}`
+      ]
+      for (const path of reads) {
+        expect([path, (yield* call("GET", path)).status]).toEqual([path, 401])
+        expect([path, (yield* call("GET", path, { token: w.carol.token })).status]).toEqual([path, 404])
+        expect([path, (yield* call("GET", path, { token: w.guest.token })).status]).toEqual([path, 404])
+        expect([path, (yield* call("GET", path, { token: w.bob.token })).status]).toEqual([path, 200])
+      }
+      const write = `/v1/spaces/${space.body.id}/content`
+      const body = { changes: [{ type: "insert_page", title: "B" }] }
+      expect((yield* call("POST", write, { body })).status).toBe(401)
+      expect((yield* call("POST", write, { token: w.carol.token, body })).status).toBe(404)
+      yield* call("PATCH", `/v1/orgs/${w.organizationId}/members/${w.bob.id}`, { token: w.alice.token, body: { role: "comment" } })
+      expect((yield* call("POST", write, { token: w.bob.token, body })).status).toBe(403)
+      expect((yield* call("GET", `/v1/spaces/${space.body.id}/content/page/nope`, { token: w.alice.token })).status).toBe(404)
+    }))
+})

@@ -1,0 +1,226 @@
+import { Effect, Option } from "effect"
+import { Actor } from "../shared/Actor.js"
+import { Conflict, NotFound } from "../shared/Errors.js"
+import { ChangeRequestId, RevisionId, type SpaceId } from "../shared/Ids.js"
+import { validate } from "../shared/Limits.js"
+import type { PageRequest } from "../shared/Pagination.js"
+import { Secrets } from "../shared/Secrets.js"
+import { now } from "../shared/Time.js"
+import { UnitOfWork } from "../shared/UnitOfWork.js"
+import { requireLevel } from "../spaces/ContentPolicy.js"
+import { RevisionRepository, SpaceRepository } from "../spaces/Ports.js"
+import type { Revision, Space } from "../spaces/Space.js"
+import { Spaces } from "../spaces/SpaceService.js"
+import { applyChanges } from "./Changes.js"
+import {
+  type ChangeRequest,
+  type ChangeRequestStatus,
+  CreateChangeRequestInput,
+  UpdateChangeRequestInput
+} from "./ChangeRequest.js"
+import { Content, type RevisionView } from "./ContentService.js"
+import { mergeContent } from "./Merge.js"
+import { ContentChanges, type ContentDelta } from "./Page.js"
+import { ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
+
+/** A change request with whether the space moved on since its base. */
+export interface ChangeRequestView {
+  readonly changeRequest: ChangeRequest
+  readonly outdated: boolean
+}
+
+export interface MergeResult {
+  readonly result: "merge" | "update" | "conflicts"
+  readonly revision: RevisionId
+}
+
+/** Which status changes a person may make; `merged` comes only from merging. */
+const transitions: Readonly<Record<ChangeRequestStatus, ReadonlyArray<ChangeRequestStatus>>> = {
+  draft: ["draft", "open", "archived"],
+  open: ["open", "draft", "archived"],
+  archived: ["archived", "draft", "open"],
+  merged: []
+}
+
+export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/domain/ChangeRequests", {
+  dependencies: [Spaces.Default, Content.Default],
+  effect: Effect.gen(function*() {
+    const spaceService = yield* Spaces
+    const contentService = yield* Content
+    const changeRequests = yield* ChangeRequestRepository
+    const spaces = yield* SpaceRepository
+    const revisions = yield* RevisionRepository
+    const contents = yield* RevisionContentRepository
+    const secrets = yield* Secrets
+    const uow = yield* UnitOfWork
+
+    const view = (space: Space, changeRequest: ChangeRequest): ChangeRequestView => ({
+      changeRequest,
+      outdated: changeRequest.status !== "merged" && changeRequest.baseRevisionId !== space.revisionId
+    })
+
+    /** `changeRequestId` is the id or the number within the space. */
+    const find = (space: Space, reference: string) =>
+      Effect.gen(function*() {
+        const found = /^\d+$/.test(reference)
+          ? yield* changeRequests.findByNumber(space.id, Number(reference))
+          : yield* changeRequests.findById(ChangeRequestId.make(reference))
+        if (Option.isNone(found) || found.value.spaceId !== space.id) {
+          return yield* new NotFound({ entity: "change request", id: reference })
+        }
+        return found.value
+      })
+
+    const newRevision = (spaceId: SpaceId, parents: ReadonlyArray<RevisionId>, type: Revision["type"], at: Date) =>
+      Effect.gen(function*() {
+        const revision: Revision = { id: RevisionId.make(yield* secrets.newId), spaceId, parents, type, createdAt: at }
+        yield* revisions.insert(revision)
+        return revision
+      })
+
+    const create = (spaceId: SpaceId, input: CreateChangeRequestInput) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(CreateChangeRequestInput)(input)
+        const { level, space } = yield* spaceService.accessSpace(spaceId)
+        yield* requireLevel(level, "edit", "open change requests in this space")
+        const actor = yield* Actor
+        const at = yield* now
+        return yield* uow.transaction(Effect.gen(function*() {
+          const changeRequest: ChangeRequest = {
+            id: ChangeRequestId.make(yield* secrets.newId),
+            spaceId,
+            number: (yield* changeRequests.lastNumber(spaceId)) + 1,
+            status: "draft",
+            subject: valid.subject ?? "",
+            initialRevisionId: space.revisionId,
+            baseRevisionId: space.revisionId,
+            revisionId: space.revisionId,
+            createdBy: actor.id,
+            createdAt: at,
+            updatedAt: at
+          }
+          yield* changeRequests.insert(changeRequest)
+          return view(space, changeRequest)
+        }))
+      })
+
+    const list = (spaceId: SpaceId, status: ChangeRequestStatus | undefined, page: PageRequest) =>
+      Effect.gen(function*() {
+        const { space } = yield* spaceService.accessSpace(spaceId)
+        const result = yield* changeRequests.list(spaceId, { status }, page)
+        return { ...result, items: result.items.map((cr) => view(space, cr)) }
+      })
+
+    const get = (spaceId: SpaceId, reference: string) =>
+      Effect.gen(function*() {
+        const { space } = yield* spaceService.accessSpace(spaceId)
+        return view(space, yield* find(space, reference))
+      })
+
+    const update = (spaceId: SpaceId, reference: string, input: UpdateChangeRequestInput) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(UpdateChangeRequestInput)(input)
+        const { level, space } = yield* spaceService.accessSpace(spaceId)
+        yield* requireLevel(level, "edit", "change change requests in this space")
+        const changeRequest = yield* find(space, reference)
+        if (valid.status !== undefined && !transitions[changeRequest.status].includes(valid.status)) {
+          return yield* new Conflict({ reason: `A ${changeRequest.status} change request cannot become ${valid.status}` })
+        }
+        if (changeRequest.status === "merged") return yield* new Conflict({ reason: "A merged change request cannot change" })
+        const updated: ChangeRequest = {
+          ...changeRequest,
+          subject: valid.subject ?? changeRequest.subject,
+          status: valid.status ?? changeRequest.status,
+          updatedAt: yield* now
+        }
+        yield* changeRequests.update(updated)
+        return view(space, updated)
+      })
+
+    /** The change request's latest revision and its content. */
+    const content = (spaceId: SpaceId, reference: string) =>
+      Effect.gen(function*() {
+        const { space } = yield* spaceService.accessSpace(spaceId)
+        const changeRequest = yield* find(space, reference)
+        return yield* contentService.revisionOf(spaceId, changeRequest.revisionId)
+      })
+
+    const requireOpenForWork = (changeRequest: ChangeRequest) =>
+      changeRequest.status === "merged" || changeRequest.status === "archived"
+        ? Effect.fail(new Conflict({ reason: `The change request is ${changeRequest.status}` }))
+        : Effect.void
+
+    /** Applies a batch of changes into one new revision of the change request. */
+    const edit = (spaceId: SpaceId, reference: string, input: ContentChanges) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(ContentChanges)(input)
+        const { level, space } = yield* spaceService.accessSpace(spaceId)
+        yield* requireLevel(level, "edit", "edit change requests in this space")
+        const changeRequest = yield* find(space, reference)
+        yield* requireOpenForWork(changeRequest)
+        return yield* uow.transaction(Effect.gen(function*() {
+          const at = yield* now
+          const base = yield* contents.load(changeRequest.revisionId)
+          const applied = yield* applyChanges(base, valid.changes, { now: at, newId: secrets.newId, storeBlob: contentService.storeBlob })
+          const revision = yield* newRevision(spaceId, [changeRequest.revisionId], "edits", at)
+          yield* contents.save(revision.id, spaceId, changeRequest.revisionId, applied.delta)
+          yield* changeRequests.update({ ...changeRequest, revisionId: revision.id, updatedAt: at })
+          return { revision, content: applied.content } satisfies RevisionView
+        }))
+      })
+
+    /** Three-way merge of the change request's changes since its base onto the space's revision. */
+    const combine = (space: Space, changeRequest: ChangeRequest) =>
+      Effect.gen(function*() {
+        const base = yield* contents.load(changeRequest.baseRevisionId)
+        const ours = yield* contents.load(changeRequest.revisionId)
+        const theirs = yield* contents.load(space.revisionId)
+        return mergeContent(base, ours, theirs)
+      })
+
+    /** Merging needs the `merge` permission (review level) and a space that is not locked. */
+    const merge = (spaceId: SpaceId, reference: string) =>
+      Effect.gen(function*() {
+        const { level, space } = yield* spaceService.accessSpace(spaceId)
+        yield* requireLevel(level, "review", "merge change requests in this space")
+        if (space.editMode === "locked") return yield* new Conflict({ reason: "The space is locked: nothing can be merged into it" })
+        return yield* uow.transaction(Effect.gen(function*() {
+          const changeRequest = yield* find(space, reference)
+          yield* requireOpenForWork(changeRequest)
+          const outcome = yield* combine(space, changeRequest)
+          if (outcome._tag === "conflicts") return { result: "conflicts", revision: changeRequest.revisionId } satisfies MergeResult
+          const at = yield* now
+          const revision = yield* newRevision(spaceId, [space.revisionId, changeRequest.revisionId], "merge", at)
+          yield* contents.save(revision.id, spaceId, space.revisionId, outcome.delta)
+          yield* spaces.update({ ...space, revisionId: revision.id, updatedAt: at })
+          yield* changeRequests.update({ ...changeRequest, status: "merged", mergedAt: at, updatedAt: at })
+          return { result: "merge", revision: revision.id } satisfies MergeResult
+        }))
+      })
+
+    /** Brings the space's changes into the change request, which is then based on the space's revision. */
+    const updateFromSpace = (spaceId: SpaceId, reference: string) =>
+      Effect.gen(function*() {
+        const { level, space } = yield* spaceService.accessSpace(spaceId)
+        yield* requireLevel(level, "edit", "update change requests in this space")
+        return yield* uow.transaction(Effect.gen(function*() {
+          const changeRequest = yield* find(space, reference)
+          yield* requireOpenForWork(changeRequest)
+          if (changeRequest.baseRevisionId === space.revisionId) {
+            return { result: "update", revision: changeRequest.revisionId } satisfies MergeResult
+          }
+          const outcome = yield* combine(space, changeRequest)
+          if (outcome._tag === "conflicts") return { result: "conflicts", revision: changeRequest.revisionId } satisfies MergeResult
+          const at = yield* now
+          const revision = yield* newRevision(spaceId, [changeRequest.revisionId, space.revisionId], "update", at)
+          // Stored against the space's revision: the delta is the change request's own changes.
+          const delta: ContentDelta = outcome.delta
+          yield* contents.save(revision.id, spaceId, space.revisionId, delta)
+          yield* changeRequests.update({ ...changeRequest, baseRevisionId: space.revisionId, revisionId: revision.id, updatedAt: at })
+          return { result: "update", revision: revision.id } satisfies MergeResult
+        }))
+      })
+
+    return { create, list, get, update, content, edit, merge, updateFromSpace } as const
+  })
+}) {}

@@ -1,0 +1,135 @@
+import { Effect, Option } from "effect"
+import { Conflict, NotFound } from "../shared/Errors.js"
+import { type FileId, type PageId, RevisionId, type SpaceId } from "../shared/Ids.js"
+import { validate } from "../shared/Limits.js"
+import { type Keyset, pageInMemory, type PageRequest } from "../shared/Pagination.js"
+import { Secrets } from "../shared/Secrets.js"
+import { now } from "../shared/Time.js"
+import { UnitOfWork } from "../shared/UnitOfWork.js"
+import { requireLevel } from "../spaces/ContentPolicy.js"
+import { RevisionRepository, SpaceRepository } from "../spaces/Ports.js"
+import type { Revision } from "../spaces/Space.js"
+import { Spaces } from "../spaces/SpaceService.js"
+import { applyChanges, pageTree, pathOf } from "./Changes.js"
+import { ContentChanges, type File, type RevisionContent } from "./Page.js"
+import { BlobStore, RevisionContentRepository } from "./Ports.js"
+
+const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("")
+
+/** A revision with what it holds. */
+export interface RevisionView {
+  readonly revision: Revision
+  readonly content: RevisionContent
+}
+
+/** The content of spaces: reading revisions and pages, and editing live. */
+export class Content extends Effect.Service<Content>()("@octavo/domain/Content", {
+  dependencies: [Spaces.Default],
+  effect: Effect.gen(function*() {
+    const spaceService = yield* Spaces
+    const spaces = yield* SpaceRepository
+    const revisions = yield* RevisionRepository
+    const contents = yield* RevisionContentRepository
+    const blobs = yield* BlobStore
+    const secrets = yield* Secrets
+    const uow = yield* UnitOfWork
+
+    const storeBlob = (bytes: Uint8Array) =>
+      Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(bytes))).pipe(
+        Effect.map(hex),
+        Effect.tap((key) => blobs.put(key, bytes))
+      )
+
+    const loadRevision = (revisionId: RevisionId) =>
+      Effect.gen(function*() {
+        const revision = yield* revisions.findById(revisionId)
+        if (Option.isNone(revision)) return yield* new NotFound({ entity: "revision", id: revisionId })
+        return { revision: revision.value, content: yield* contents.load(revisionId) } satisfies RevisionView
+      })
+
+    /** The space's active revision; `read` level. */
+    const current = (spaceId: SpaceId) =>
+      Effect.flatMap(spaceService.accessSpace(spaceId), ({ space }) => loadRevision(space.revisionId))
+
+    /** Any revision of the space, old ones included: they stay readable. */
+    const revisionOf = (spaceId: SpaceId, revisionId: RevisionId) =>
+      Effect.gen(function*() {
+        yield* spaceService.accessSpace(spaceId)
+        const view = yield* loadRevision(revisionId)
+        if (view.revision.spaceId !== spaceId) return yield* new NotFound({ entity: "revision", id: revisionId })
+        return view
+      })
+
+    /** Live editing: `edit` level, and the space must be in `live` mode. One batch, one new revision. */
+    const editLive = (spaceId: SpaceId, input: ContentChanges) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(ContentChanges)(input)
+        const { level, space } = yield* spaceService.accessSpace(spaceId)
+        yield* requireLevel(level, "edit", "edit this space")
+        if (space.editMode === "locked") return yield* new Conflict({ reason: "The space is locked: its content cannot be edited" })
+        return yield* uow.transaction(Effect.gen(function*() {
+          const base = yield* contents.load(space.revisionId)
+          const at = yield* now
+          const applied = yield* applyChanges(base, valid.changes, { now: at, newId: secrets.newId, storeBlob })
+          const revision: Revision = {
+            id: RevisionId.make(yield* secrets.newId),
+            spaceId,
+            parents: [space.revisionId],
+            type: "edits",
+            createdAt: at
+          }
+          yield* revisions.insert(revision)
+          yield* contents.save(revision.id, spaceId, space.revisionId, applied.delta)
+          yield* spaces.update({ ...space, revisionId: revision.id, updatedAt: at })
+          return { revision, content: applied.content } satisfies RevisionView
+        }))
+      })
+
+    const page = (spaceId: SpaceId, pageId: PageId) =>
+      Effect.gen(function*() {
+        const view = yield* current(spaceId)
+        const found = view.content.pages.get(pageId)
+        if (found === undefined) return yield* new NotFound({ entity: "page", id: pageId })
+        const node = pageTree({ ...view.content, pages: new Map([...view.content.pages].filter(([, p]) => isUnder(view.content, p.id, pageId))) })
+        return { revision: view.revision, page: found, path: pathOf(view.content, found), pages: node[0]?.pages ?? [] }
+      })
+
+    const pageByPath = (spaceId: SpaceId, path: string) =>
+      Effect.gen(function*() {
+        const view = yield* current(spaceId)
+        const wanted = path.replace(/^\/+|\/+$/g, "")
+        for (const candidate of view.content.pages.values()) {
+          if (pathOf(view.content, candidate) === wanted) return yield* page(spaceId, candidate.id)
+        }
+        return yield* new NotFound({ entity: "page", id: wanted })
+      })
+
+    const files = (spaceId: SpaceId, request: PageRequest) =>
+      Effect.map(current(spaceId), (view) =>
+        pageInMemory(Array.from(view.content.files.values()), (f: File): Keyset => [f.createdAt.getTime(), f.id], "asc", request))
+
+    const file = (spaceId: SpaceId, fileId: FileId) =>
+      Effect.flatMap(current(spaceId), (view) => {
+        const found = view.content.files.get(fileId)
+        return found === undefined ? Effect.fail(new NotFound({ entity: "file", id: fileId })) : Effect.succeed(found)
+      })
+
+    /** The bytes of a file of the active revision. */
+    const download = (spaceId: SpaceId, fileId: FileId) =>
+      Effect.gen(function*() {
+        const found = yield* file(spaceId, fileId)
+        const bytes = yield* blobs.get(found.blobKey)
+        if (Option.isNone(bytes)) return yield* new NotFound({ entity: "file", id: fileId })
+        return { file: found, bytes: bytes.value }
+      })
+
+    return { current, revisionOf, editLive, page, pageByPath, files, file, download, storeBlob } as const
+  })
+}) {}
+
+const isUnder = (content: RevisionContent, pageId: PageId, root: PageId): boolean => {
+  for (let currentId: PageId | null = pageId; currentId !== null; currentId = content.pages.get(currentId)?.parentId ?? null) {
+    if (currentId === root) return true
+  }
+  return false
+}

@@ -1,0 +1,46 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Conflict } from "../shared/Errors.js"
+import type { ChangeRequestId, PageId, RevisionId, SpaceId } from "../shared/Ids.js"
+import type { Page, PageRequest } from "../shared/Pagination.js"
+import type { ChangeRequest, ChangeRequestStatus } from "./ChangeRequest.js"
+import type { ContentDelta, ContentPage, RevisionContent } from "./Page.js"
+
+export class RevisionContentRepository extends Context.Tag("@octavo/domain/RevisionContentRepository")<RevisionContentRepository, {
+  /**
+   * Stores a revision's content as its parent's (none for a first revision) plus a delta. What is
+   * stored grows with the delta, not with the size of the content.
+   */
+  readonly save: (revisionId: RevisionId, spaceId: SpaceId, parentId: RevisionId | null, delta: ContentDelta) => Effect.Effect<void>
+  /** Everything a revision holds; empty for a revision with no stored content. */
+  readonly load: (revisionId: RevisionId) => Effect.Effect<RevisionContent>
+  /** One page of a revision. */
+  readonly loadPage: (revisionId: RevisionId, pageId: PageId) => Effect.Effect<Option.Option<ContentPage>>
+}>() {}
+
+/** Bytes of files, by content address (the SHA-256 of the bytes, in hex). */
+export class BlobStore extends Context.Tag("@octavo/domain/BlobStore")<BlobStore, {
+  /** Keeps the bytes under `key`; keeping the same key twice keeps one copy. */
+  readonly put: (key: string, bytes: Uint8Array) => Effect.Effect<void>
+  readonly get: (key: string) => Effect.Effect<Option.Option<Uint8Array>>
+}>() {}
+
+/** How many change requests a space has: all of them, open ones, drafts. */
+export interface ChangeRequestCounts {
+  readonly total: number
+  readonly open: number
+  readonly draft: number
+}
+
+export class ChangeRequestRepository extends Context.Tag("@octavo/domain/ChangeRequestRepository")<ChangeRequestRepository, {
+  /** Fails with Conflict when the space has a change request with that number already. */
+  readonly insert: (changeRequest: ChangeRequest) => Effect.Effect<void, Conflict>
+  readonly update: (changeRequest: ChangeRequest) => Effect.Effect<void>
+  readonly findById: (id: ChangeRequestId) => Effect.Effect<Option.Option<ChangeRequest>>
+  readonly findByNumber: (spaceId: SpaceId, number: number) => Effect.Effect<Option.Option<ChangeRequest>>
+  /** The highest number used in the space, 0 when none. */
+  readonly lastNumber: (spaceId: SpaceId) => Effect.Effect<number>
+  /** Keyset over (createdAt ms, id), newest first. */
+  readonly list: (spaceId: SpaceId, filter: { readonly status?: ChangeRequestStatus | undefined }, page: PageRequest) => Effect.Effect<Page<ChangeRequest>>
+  /** Counts for those of the spaces that have change requests; the others are absent (they count zero). */
+  readonly countsFor: (spaceIds: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyMap<SpaceId, ChangeRequestCounts>>
+}>() {}

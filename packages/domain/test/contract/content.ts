@@ -1,0 +1,195 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect, Either, Layer, Option } from "effect"
+import {
+  Actor,
+  BlobStore,
+  type ChangeRequest,
+  ChangeRequestId,
+  ChangeRequestRepository,
+  Content,
+  type ContentPage,
+  type DomainServices,
+  PageId,
+  RevisionContentRepository,
+  RevisionId,
+  SpaceId,
+  Spaces,
+  type StoragePorts,
+  type User
+} from "../../src/index.js"
+import { at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
+
+const as = (user: User) => Effect.provideService(Actor, user)
+const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
+
+const page = (fields: Partial<ContentPage> = {}): ContentPage => ({
+  id: PageId.make(uniqueId("p")),
+  kind: "document",
+  title: "Page",
+  slug: "page",
+  parentId: null,
+  position: "V",
+  markdown: "Hello",
+  hidden: false,
+  noIndex: false,
+  noRobotsIndex: false,
+  createdAt: at(1),
+  updatedAt: at(1),
+  ...fields
+})
+
+const empty = { pages: [], deletedPages: [], files: [], deletedFiles: [] }
+
+/** The content slice of the storage contract. */
+export const contentContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+  layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("space content", (it) => {
+    it.effect("revision content: each revision is its parent plus a delta; old revisions keep theirs", () =>
+      Effect.gen(function*() {
+        const contents = yield* RevisionContentRepository
+        const space = SpaceId.make(uniqueId("s"))
+        const [r1, r2, r3] = [RevisionId.make(uniqueId("r")), RevisionId.make(uniqueId("r")), RevisionId.make(uniqueId("r"))]
+        const a = page({ title: "A", slug: "a", emoji: "📘", layout: { cover: true, coverSize: "hero" }, git: { oid: "abc", path: "a.md" } })
+        const b = page({ title: "B", slug: "b", parentId: a.id, description: "about b" })
+        yield* contents.save(r1, space, null, { ...empty, pages: [a, b] })
+        const b2 = { ...b, title: "B2", updatedAt: at(2) }
+        yield* contents.save(r2, space, r1, { ...empty, pages: [b2] })
+        yield* contents.save(r3, space, r2, { ...empty, deletedPages: [a.id] })
+        expect(yield* contents.load(r1)).toEqual({ pages: new Map([[a.id, a], [b.id, b]]), files: new Map() })
+        expect((yield* contents.load(r2)).pages).toEqual(new Map([[a.id, a], [b.id, b2]]))
+        expect((yield* contents.load(r3)).pages).toEqual(new Map([[b.id, b2]]))
+        expect(Option.getOrThrow(yield* contents.loadPage(r2, b.id))).toEqual(b2)
+        expect(yield* contents.loadPage(r3, a.id)).toEqual(Option.none())
+        expect(yield* contents.load(RevisionId.make(uniqueId("r")))).toEqual({ pages: new Map(), files: new Map() })
+        const file = { id: uniqueId("f") as never, name: "a.png", contentType: "image/png", size: 3, dimensions: { width: 1, height: 2 }, blobKey: "k", createdAt: at(1) }
+        yield* contents.save(RevisionId.make(uniqueId("r")), space, r3, { ...empty, files: [file] })
+      }))
+
+    it.effect("blobs: kept once per key, read back byte for byte", () =>
+      Effect.gen(function*() {
+        const blobs = yield* BlobStore
+        const key = uniqueId("blob")
+        const bytes = new Uint8Array([0, 1, 2, 255])
+        yield* blobs.put(key, bytes)
+        yield* blobs.put(key, bytes)
+        expect(Option.getOrThrow(yield* blobs.get(key))).toEqual(bytes)
+        expect(yield* blobs.get(uniqueId("missing"))).toEqual(Option.none())
+      }))
+
+    it.effect("change requests: numbered per space, listed newest first, counted per status", () =>
+      Effect.gen(function*() {
+        const repo = yield* ChangeRequestRepository
+        const space = SpaceId.make(uniqueId("s"))
+        const other = SpaceId.make(uniqueId("s"))
+        const revision = RevisionId.make(uniqueId("r"))
+        const cr = (number: number, status: ChangeRequest["status"], minute: number, spaceId = space): ChangeRequest => ({
+          id: ChangeRequestId.make(uniqueId("cr")),
+          spaceId,
+          number,
+          status,
+          subject: `CR ${number}`,
+          initialRevisionId: revision,
+          baseRevisionId: revision,
+          revisionId: revision,
+          createdBy: "someone" as ChangeRequest["createdBy"],
+          createdAt: at(minute),
+          updatedAt: at(minute)
+        })
+        const one = cr(1, "draft", 1)
+        const two = cr(2, "open", 2)
+        const three = cr(3, "open", 3)
+        for (const c of [one, two, three, cr(1, "draft", 1, other)]) yield* repo.insert(c)
+        const clash = yield* Effect.flip(repo.insert(cr(2, "draft", 4)))
+        expect(clash.reason).toBe("Change request number 2 was just taken by another one: try again")
+        expect(yield* repo.lastNumber(space)).toBe(3)
+        expect(yield* repo.lastNumber(SpaceId.make(uniqueId("s")))).toBe(0)
+        expect(Option.getOrThrow(yield* repo.findByNumber(space, 2))).toEqual(two)
+        expect(Option.getOrThrow(yield* repo.findById(three.id))).toEqual(three)
+        const all = yield* repo.list(space, {}, { limit: 2, after: Option.none() })
+        expect(all.items.map((c) => c.number)).toEqual([3, 2])
+        expect(all.count).toBe(3)
+        const rest = yield* repo.list(space, {}, { limit: 2, after: all.next })
+        expect(rest.items.map((c) => c.number)).toEqual([1])
+        expect((yield* repo.list(space, { status: "open" }, { limit: 10, after: Option.none() })).count).toBe(2)
+        yield* repo.update({ ...one, status: "merged", mergedAt: at(9) })
+        expect(Option.getOrThrow(yield* repo.findById(one.id))).toMatchObject({ status: "merged", mergedAt: at(9) })
+        const counts = yield* repo.countsFor([space, other, SpaceId.make(uniqueId("s"))])
+        expect(counts.get(space)).toEqual({ total: 3, open: 2, draft: 0 })
+        expect(counts.get(other)).toEqual({ total: 1, open: 0, draft: 1 })
+        expect(counts.size).toBe(2)
+      }))
+
+    it.effect("live edits: a batch makes one revision; markdown sets fields; the old revision stays readable", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const content = yield* Content
+        const admin = yield* makeUser()
+        const organization = yield* makeOrganization()
+        yield* makeMember(organization, admin, "admin")
+        const run = as(admin)
+        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Docs" }))
+        const first = yield* run(content.editLive(space.id, {
+          changes: [
+            { type: "insert_page", document: { markdown: "---\ndescription: Start here\nhidden: true\n---\n# Getting started\n\nWelcome." } },
+            { type: "insert_page", title: "API", slug: "api" }
+          ]
+        }))
+        const pages = [...first.content.pages.values()]
+        const start = pages.find((p) => p.slug === "getting-started")!
+        expect(start).toMatchObject({ title: "Getting started", description: "Start here", hidden: true, markdown: "Welcome." })
+        const api = pages.find((p) => p.slug === "api")!
+        const second = yield* run(content.editLive(space.id, {
+          changes: [
+            { type: "insert_page", title: "Reference", into: api.id },
+            { type: "update_page", page: start.id, title: "Start" }
+          ]
+        }))
+        expect(second.revision.parents).toEqual([first.revision.id])
+        const byPath = yield* run(content.pageByPath(space.id, "api/reference"))
+        expect(byPath.page.title).toBe("Reference")
+        const old = yield* run(content.revisionOf(space.id, first.revision.id))
+        expect([...old.content.pages.values()].find((p) => p.id === start.id)?.title).toBe("Getting started")
+        expect((yield* run(spaces.getSpace(space.id))).space.revisionId).toBe(second.revision.id)
+
+        const clash = yield* Effect.either(run(content.editLive(space.id, {
+          changes: [{ type: "insert_page", title: "Other" }, { type: "insert_page", title: "API", slug: "api" }]
+        })))
+        expect(failureTag(clash)).toBe("Conflict")
+        const cycle = yield* Effect.either(run(content.editLive(space.id, {
+          changes: [{ type: "update_page", page: api.id, into: byPath.page.id }]
+        })))
+        expect(failureTag(cycle)).toBe("InvalidInput")
+        const unchanged = yield* run(content.current(space.id))
+        expect(unchanged.revision.id).toBe(second.revision.id)
+        expect(unchanged.content.pages.size).toBe(3)
+
+        yield* run(content.editLive(space.id, { changes: [{ type: "delete_page", page: api.id }] }))
+        expect((yield* run(content.current(space.id))).content.pages.size).toBe(1)
+
+        yield* run(spaces.updateSpace(space.id, { editMode: "locked" }))
+        const locked = yield* Effect.either(run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "X" }] })))
+        expect(failureTag(locked)).toBe("Conflict")
+      }))
+
+    it.effect("files: stored behind the blob store with size, type and image dimensions", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const content = yield* Content
+        const admin = yield* makeUser()
+        const organization = yield* makeOrganization()
+        yield* makeMember(organization, admin, "admin")
+        const run = as(admin)
+        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Docs" }))
+        // A 3 × 2 PNG header is enough for its dimensions.
+        const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 3, 0, 0, 0, 2, 8, 6, 0, 0, 0])
+        const base64 = btoa(String.fromCharCode(...png))
+        const edited = yield* run(content.editLive(space.id, { changes: [{ type: "insert_files", files: [{ name: "logo.png", base64 }] }] }))
+        const file = [...edited.content.files.values()][0]!
+        expect(file).toMatchObject({ name: "logo.png", contentType: "image/png", size: png.length, dimensions: { width: 3, height: 2 } })
+        const downloaded = yield* run(content.download(space.id, file.id))
+        expect(downloaded.bytes).toEqual(png)
+        const big = yield* Effect.either(run(content.editLive(space.id, {
+          changes: [{ type: "insert_files", files: [{ name: "big.bin", base64: btoa("x".repeat(1024 * 1024 + 1)) }] }]
+        })))
+        expect(failureTag(big)).toBe("InvalidInput")
+      }))
+  })
