@@ -6,6 +6,8 @@ export const boundedString = (bounds: { readonly min?: number; readonly max: num
   const min = bounds.min ?? 0
   return Schema.String.pipe(
     Schema.filter((s) => {
+      // Text that PostgreSQL cannot store is refused up front, on every storage alike.
+      if (s.includes("\u0000")) return "must not contain NUL characters"
       if (s.length < min) {
         return min === 1 ? "must not be empty" : `must be at least ${min} characters, got ${s.length}`
       }
