@@ -59,6 +59,75 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
       expect((yield* call("GET", `/v1/spaces/${spaceId}`, { token: w.bob.token })).body.revision).toBe(second.body.id)
     }))
 
+  it.effect("links: statuses, stats, filters, a page's links and a file's backlinks", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Docs" } })
+      const spaceId = space.body.id as string
+      const made = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+        token: w.alice.token,
+        body: {
+          changes: [
+            { type: "insert_files", files: [{ name: "chart.png", base64: btoa(String.fromCharCode(...png)) }] },
+            { type: "insert_page", title: "Guide", slug: "guide" },
+            {
+              type: "insert_page",
+              title: "Install",
+              slug: "install",
+              document: {
+                markdown: [
+                  "See [the guide](guide.md), [nowhere](missing.md), [the app](https://docs.test/o/x),",
+                  "[the web](https://example.com) and ![chart](.gitbook/assets/chart.png)."
+                ].join(" ")
+              }
+            }
+          ]
+        }
+      })
+      const install = made.body.pages.find((p: { slug: string }) => p.slug === "install").id
+      const guide = made.body.pages.find((p: { slug: string }) => p.slug === "guide").id
+      const fileId = made.body.files[0].id
+      const all = yield* call("GET", `/v1/spaces/${spaceId}/links`, { token: w.bob.token })
+      expect(all.status).toBe(200)
+      expect(all.body.stats).toEqual({ total: 5, broken: { total: 1, changeRequest: 0 } })
+      expect(all.body.items.map((l: { status: string }) => l.status)).toEqual(["ok", "broken", "in-app", "ok", "ok"])
+      expect(all.body.items[0]).toEqual({
+        status: "ok",
+        relation: "reference",
+        targetReference: { kind: "page", page: guide },
+        locationReferences: [{ kind: "page", page: install }]
+      })
+      expect(all.body.items[4].targetReference).toEqual({ kind: "file", file: fileId })
+      const broken = yield* call("GET", `/v1/spaces/${spaceId}/links?status=broken`, { token: w.bob.token })
+      expect(broken.body.items.map((l: { targetReference: { url: string } }) => l.targetReference.url)).toEqual(["missing.md"])
+      expect((yield* call("GET", `/v1/spaces/${spaceId}/links?status=lost`, { token: w.bob.token })).status).toBe(400)
+      const paged = yield* call("GET", `/v1/spaces/${spaceId}/links?limit=2`, { token: w.bob.token })
+      const rest = yield* call("GET", `/v1/spaces/${spaceId}/links?limit=10&page=${paged.body.next.page}`, { token: w.bob.token })
+      expect(paged.body.items.length + rest.body.items.length).toBe(5)
+      const guideLinks = yield* call("GET", `/v1/spaces/${spaceId}/content/page/${guide}/links`, { token: w.bob.token })
+      expect(guideLinks.body).toMatchObject({ items: [], count: 0, stats: { total: 0 } })
+      const backlinks = yield* call("GET", `/v1/spaces/${spaceId}/content/files/${fileId}/backlinks`, { token: w.bob.token })
+      expect(backlinks.body.items).toEqual([{
+        kind: "page",
+        organization: w.organizationId,
+        space: spaceId,
+        versionContext: { type: "revision", revision: made.body.id },
+        page: { id: install, title: "Install", path: "install" },
+        file: fileId
+      }])
+      // A broken link in an open change request shows in the space's stats.
+      const cr = yield* call("POST", `/v1/spaces/${spaceId}/change-requests`, { token: w.alice.token, body: {} })
+      yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.number}/content`, {
+        token: w.alice.token,
+        body: { changes: [{ type: "update_page", page: guide, document: { markdown: "[gone](gone.md)" } }] }
+      })
+      yield* call("PATCH", `/v1/spaces/${spaceId}/change-requests/${cr.body.number}`, { token: w.alice.token, body: { status: "open" } })
+      const withChangeRequest = yield* call("GET", `/v1/spaces/${spaceId}/links`, { token: w.bob.token })
+      expect(withChangeRequest.body.stats.broken).toEqual({ total: 1, changeRequest: 2 })
+      expect((yield* call("GET", `/v1/spaces/${spaceId}/links`, { token: w.carol.token })).status).toBe(404)
+      expect((yield* call("GET", `/v1/spaces/${spaceId}/links`)).status).toBe(401)
+    }))
+
   it.effect("an invalid change rejects the batch with nothing written; limits; locked spaces refuse edits", () =>
     Effect.gen(function*() {
       const w = yield* world

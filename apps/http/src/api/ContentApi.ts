@@ -9,6 +9,32 @@ const SpacePath = Schema.Struct({ spaceId: SpaceId })
 /** `metadata=false` leaves out mutable Git metadata; `computed` is accepted (nothing is computed yet). */
 const ReadQuery = { metadata: Schema.optional(BooleanFromString), computed: Schema.optional(BooleanFromString) }
 const PageFormat = Schema.Literal("markdown", "document")
+const LinkStatus = Schema.Literal("ok", "broken", "in-app")
+
+const LinkObject = Schema.Struct({
+  status: LinkStatus,
+  relation: Schema.Literal("reference"),
+  targetReference: Schema.Union(
+    Schema.Struct({ kind: Schema.Literal("url"), url: Schema.String }),
+    Schema.Struct({ kind: Schema.Literal("page"), page: Schema.String }),
+    Schema.Struct({ kind: Schema.Literal("file"), file: Schema.String })
+  ),
+  locationReferences: Schema.Array(Schema.Struct({ kind: Schema.Literal("page"), page: Schema.String }))
+}).annotations({ identifier: "Link" })
+
+const LinkList = Schema.Struct({
+  ...ListOf(LinkObject).fields,
+  stats: Schema.Struct({ total: Schema.Number, broken: Schema.Struct({ total: Schema.Number, changeRequest: Schema.Number }) })
+})
+
+const BacklinkObject = Schema.Struct({
+  kind: Schema.Literal("page"),
+  organization: Schema.String,
+  space: Schema.String,
+  versionContext: Schema.Struct({ type: Schema.Literal("revision"), revision: Schema.String }),
+  page: Schema.Struct({ id: Schema.String, title: Schema.String, path: Schema.String }),
+  file: Schema.String
+}).annotations({ identifier: "Backlink" })
 
 export class ContentApi extends HttpApiGroup.make("content")
   .add(HttpApiEndpoint.get("current", "/v1/spaces/:spaceId/content").setPath(SpacePath).setUrlParams(Schema.Struct(ReadQuery)).addSuccess(RevisionObject))
@@ -52,6 +78,24 @@ export class ContentApi extends HttpApiGroup.make("content")
   .add(
     HttpApiEndpoint.get("download", "/v1/spaces/:spaceId/content/files/:fileId/download")
       .setPath(Schema.Struct({ spaceId: SpaceId, fileId: FileId }))
+  )
+  .add(
+    HttpApiEndpoint.get("links", "/v1/spaces/:spaceId/links")
+      .setPath(SpacePath)
+      .setUrlParams(Schema.Struct({ ...PageQuery, status: Schema.optional(LinkStatus) }))
+      .addSuccess(LinkList)
+  )
+  .add(
+    HttpApiEndpoint.get("pageLinks", "/v1/spaces/:spaceId/content/page/:pageId/links")
+      .setPath(Schema.Struct({ spaceId: SpaceId, pageId: PageId }))
+      .setUrlParams(Schema.Struct({ ...PageQuery, status: Schema.optional(LinkStatus) }))
+      .addSuccess(LinkList)
+  )
+  .add(
+    HttpApiEndpoint.get("fileBacklinks", "/v1/spaces/:spaceId/content/files/:fileId/backlinks")
+      .setPath(Schema.Struct({ spaceId: SpaceId, fileId: FileId }))
+      .setUrlParams(Schema.Struct(PageQuery))
+      .addSuccess(ListOf(BacklinkObject))
   )
   .middleware(Authentication)
 {}

@@ -12,7 +12,8 @@ import type { Revision } from "../spaces/Space.js"
 import { Spaces } from "../spaces/SpaceService.js"
 import { applyChanges, pageTree, pathOf } from "./Changes.js"
 import { ContentChanges, type File, type RevisionContent } from "./Page.js"
-import { BlobStore, RevisionContentRepository } from "./Ports.js"
+import { type Link, type LinkStatus, linksOf } from "./Links.js"
+import { BlobStore, ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
 
 const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("")
 
@@ -31,6 +32,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const revisions = yield* RevisionRepository
     const contents = yield* RevisionContentRepository
     const blobs = yield* BlobStore
+    const changeRequests = yield* ChangeRequestRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
 
@@ -123,7 +125,46 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
         return { file: found, bytes: bytes.value }
       })
 
-    return { current, revisionOf, editLive, page, pageByPath, files, file, download, storeBlob } as const
+    const byIndex = (link: Link): Keyset => [link.index, `${link.page}:${link.index}`]
+
+    /**
+     * The links of the active revision, filtered by status, with stats: every link, the broken
+     * ones, and the broken ones in the space's open change requests.
+     */
+    const links = (spaceId: SpaceId, appBase: string, filter: { readonly status?: LinkStatus | undefined; readonly page?: PageId | undefined }, request: PageRequest) =>
+      Effect.gen(function*() {
+        const view = yield* current(spaceId)
+        if (filter.page !== undefined && !view.content.pages.has(filter.page)) {
+          return yield* new NotFound({ entity: "page", id: filter.page })
+        }
+        const all = linksOf(view.content, appBase).filter((l) => filter.page === undefined || l.page === filter.page)
+        const open = yield* changeRequests.list(spaceId, { status: "open" }, { limit: 1000, after: Option.none() })
+        let brokenInChangeRequests = 0
+        for (const changeRequest of open.items) {
+          const crLinks = linksOf(yield* contents.load(changeRequest.revisionId), appBase)
+          brokenInChangeRequests += crLinks.filter((l) => l.status === "broken" && (filter.page === undefined || l.page === filter.page)).length
+        }
+        const listed = pageInMemory(all.filter((l) => filter.status === undefined || l.status === filter.status), byIndex, "asc", request)
+        return {
+          ...listed,
+          stats: { total: all.length, broken: { total: all.filter((l) => l.status === "broken").length, changeRequest: brokenInChangeRequests } }
+        }
+      })
+
+    /** The pages of the active revision that link to a file. */
+    const fileBacklinks = (spaceId: SpaceId, fileId: FileId, appBase: string, request: PageRequest) =>
+      Effect.gen(function*() {
+        const view = yield* current(spaceId)
+        if (!view.content.files.has(fileId)) return yield* new NotFound({ entity: "file", id: fileId })
+        const referring = linksOf(view.content, appBase).filter((l) => l.target.kind === "file" && l.target.file === fileId)
+        const pages = Array.from(new Set(referring.map((l) => l.page))).flatMap((id) => {
+          const page = view.content.pages.get(id)
+          return page === undefined ? [] : [{ page, path: pathOf(view.content, page), revision: view.revision }]
+        })
+        return pageInMemory(pages, (p): Keyset => [p.page.createdAt.getTime(), p.page.id], "asc", request)
+      })
+
+    return { current, revisionOf, editLive, page, pageByPath, files, file, download, storeBlob, links, fileBacklinks } as const
   })
 }) {}
 
