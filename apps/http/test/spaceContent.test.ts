@@ -57,6 +57,11 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
       const files = yield* call("GET", `/v1/spaces/${spaceId}/content/files?limit=1`, { token: w.bob.token })
       expect(files.body).toMatchObject({ count: 1, items: [{ id: file.id }] })
       expect((yield* call("GET", `/v1/spaces/${spaceId}`, { token: w.bob.token })).body.revision).toBe(second.body.id)
+      const copy = yield* call("POST", `/v1/spaces/${spaceId}/duplicate`, { token: w.alice.token })
+      const copied = yield* call("GET", `/v1/spaces/${copy.body.id}/content`, { token: w.bob.token })
+      expect(copied.body.parents).toEqual([second.body.id])
+      expect(copied.body.pages[0]).toMatchObject({ id: guide.id, title: "Guide", pages: [{ title: "Install" }] })
+      expect(copied.body.files.map((f: { name: string }) => f.name)).toEqual(["diagram.png"])
     }))
 
   it.effect("links: statuses, stats, filters, a page's links and a file's backlinks", () =>

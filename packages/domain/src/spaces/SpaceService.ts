@@ -3,7 +3,7 @@ import { makeAccess, type Membership } from "../organizations/Access.js"
 import type { Member } from "../organizations/Organization.js"
 import { requireNotGuest, requireRole } from "../organizations/Policy.js"
 import { MemberRepository } from "../organizations/Ports.js"
-import { ChangeRequestRepository, type ChangeRequestCounts } from "../content/Ports.js"
+import { ChangeRequestRepository, type ChangeRequestCounts, RevisionContentRepository } from "../content/Ports.js"
 import { Actor } from "../shared/Actor.js"
 import { Conflict, InvalidInput, NotFound, PreconditionFailed } from "../shared/Errors.js"
 import { CollectionId, type OrganizationId, RevisionId, SpaceId, type UserId } from "../shared/Ids.js"
@@ -73,6 +73,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
     const revisions = yield* RevisionRepository
     const customFields = yield* CustomFieldRepository
     const changeRequests = yield* ChangeRequestRepository
+    const contents = yield* RevisionContentRepository
     const members = yield* MemberRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
@@ -395,6 +396,8 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         const copy = yield* uow.transaction(Effect.gen(function*() {
           const id = SpaceId.make(yield* newId)
           const revision = yield* firstRevision(id, [space.revisionId])
+          // The copy's first revision holds what the original's holds: stored as an empty delta on it.
+          yield* contents.save(revision.id, id, space.revisionId, { pages: [], deletedPages: [], files: [], deletedFiles: [] })
           const others = yield* siblings.childrenOf(space.organizationId, space.parentId)
           const { deletedAt: _, ...settings } = space
           const copy: Space = {

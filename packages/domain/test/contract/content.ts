@@ -162,6 +162,9 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect(unchanged.revision.id).toBe(second.revision.id)
         expect(unchanged.content.pages.size).toBe(3)
 
+        const copy = yield* run(spaces.duplicateSpace(space.id))
+        const copied = yield* run(content.current(copy.space.id))
+        expect([...copied.content.pages.values()].map((p) => p.title).sort()).toEqual(["API", "Reference", "Start"])
         yield* run(content.editLive(space.id, { changes: [{ type: "delete_page", page: api.id }] }))
         expect((yield* run(content.current(space.id))).content.pages.size).toBe(1)
 
