@@ -1,5 +1,6 @@
+import { join } from "node:path"
 import { MemoryStorage } from "@octavo/adapters-memory"
-import { PgliteClient, PgServerClient, PgStorage } from "@octavo/adapters-pg"
+import { DiskBlobStore, PgliteClient, PgServerClient, PgStorage } from "@octavo/adapters-pg"
 import type { StoragePorts } from "@octavo/domain"
 import { Layer } from "effect"
 import type { StorageChoice } from "./Config.js"
@@ -12,6 +13,7 @@ export const storageLayer = (choice: StorageChoice): Layer.Layer<StoragePorts, u
     case "postgres":
       return PgStorage.pipe(Layer.provide(PgServerClient(choice.url)))
     case "pglite":
-      return PgStorage.pipe(Layer.provide(PgliteClient({ dataDir: choice.dataDir })))
+      // The embedded default keeps file bytes as files beside its database, under the data directory.
+      return Layer.merge(PgStorage.pipe(Layer.provide(PgliteClient({ dataDir: choice.dataDir }))), DiskBlobStore(join(choice.dataDir, "blobs")))
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
@@ -6,7 +6,9 @@ import { PgliteClient, PgServerClient, PgStorage, withSearchPath } from "@octavo
 import type { StoragePorts } from "@octavo/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { ADMIN_TOKEN, call, testServer } from "./harness.js"
+import { HttpClient } from "@effect/platform"
+import { storageLayer } from "../src/Storage.js"
+import { ADMIN_TOKEN, call, PUBLIC_URL, testServer } from "./harness.js"
 
 /** Creates an organization on one server, stops it, starts another on the same storage, reads it back. */
 const survivesRestart = (storage: () => Layer.Layer<StoragePorts, unknown>) =>
@@ -28,6 +30,28 @@ describe("persistence across restarts", () => {
     return survivesRestart(() => PgStorage.pipe(Layer.provide(PgliteClient({ dataDir })))).pipe(
       Effect.ensuring(Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
     )
+  }, 60_000)
+
+  it.live("the embedded default keeps file bytes on disk under its data directory", () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "octavo-files-"))
+    const storage = () => storageLayer({ _tag: "pglite", dataDir })
+    return Effect.gen(function*() {
+      const url = yield* Effect.gen(function*() {
+        const org = yield* call("POST", "/v1/orgs", { token: ADMIN_TOKEN, body: { title: "Files" } })
+        const space = yield* call("POST", `/v1/orgs/${org.body.id}/spaces`, { token: ADMIN_TOKEN, body: { title: "S" } })
+        const edit = yield* call("POST", `/v1/spaces/${space.body.id}/content`, {
+          token: ADMIN_TOKEN,
+          body: { changes: [{ type: "insert_files", files: [{ name: "a.txt", base64: btoa("kept on disk") }] }] }
+        })
+        return edit.body.files[0].downloadURL as string
+      }).pipe(Effect.provide(testServer(storage())))
+      expect(readdirSync(join(dataDir, "blobs")).length).toBe(1)
+      const text = yield* Effect.gen(function*() {
+        const response = yield* (yield* HttpClient.HttpClient).get(url.replace(PUBLIC_URL, ""), { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+        return yield* response.text
+      }).pipe(Effect.scoped, Effect.provide(testServer(storage())))
+      expect(text).toBe("kept on disk")
+    }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))))
   }, 60_000)
 
   const url = process.env["OCTAVO_TEST_DATABASE_URL"]

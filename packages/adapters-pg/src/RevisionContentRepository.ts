@@ -17,10 +17,10 @@ import { Array as Arr, Effect, Layer, Option } from "effect"
  * How many revisions a chain of deltas may hold before a revision is stored in full. Each revision
  * stores only its delta (k rows), except that every SNAPSHOT_INTERVAL-th revision since the last
  * snapshot copies the whole content (N rows): k + N / SNAPSHOT_INTERVAL rows per revision amortized,
- * e.g. 1 + 25 for one changed page of a 5,000-page space. In exchange a load reads at most
+ * e.g. 1 + 5 for one changed page of a 5,000-page space. In exchange a load reads at most
  * SNAPSHOT_INTERVAL revisions' entries: N + (SNAPSHOT_INTERVAL - 1) * k rows.
  */
-export const SNAPSHOT_INTERVAL = 200
+export const SNAPSHOT_INTERVAL = 1000
 
 /** Rows per INSERT, well below Postgres's 65,535 parameters per statement. */
 const INSERT_CHUNK = 1_000
