@@ -183,12 +183,11 @@ export const applyChanges = (
         }
         case "delete_page": {
           if (!pages.has(change.page)) return yield* invalid("page", `page ${change.page} is not in this revision`)
-          // The page and everything under it.
-          for (const page of Array.from(pages.values())) {
-            if (isWithin(page.id, change.page)) {
-              pages.delete(page.id)
-              touchedPages.add(page.id)
-            }
+          // The page and everything under it, found before any is removed.
+          const doomed = Array.from(pages.keys()).filter((id) => isWithin(id, change.page))
+          for (const id of doomed) {
+            pages.delete(id)
+            touchedPages.add(id)
           }
           break
         }
