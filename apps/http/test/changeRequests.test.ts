@@ -1,3 +1,4 @@
+import { HttpClient } from "@effect/platform"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -31,6 +32,22 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       expect(crContent.body.pages[0]).toMatchObject({ title: "Guide", pages: [{ title: "Child", path: "guide/child" }] })
       const crPage = yield* call("GET", `${base}/1/content/page/${guideId}?format=document`, { token: w.bob.token })
       expect(crPage.body.document.nodes[0].type).toBe("paragraph")
+      const crFiles = yield* call("GET", `${base}/1/content/files`, { token: w.bob.token })
+      expect(crFiles.body.items.map((f: { name: string }) => f.name)).toEqual(["notes.txt"])
+      const crFile = yield* call("GET", `${base}/1/content/files/${crFiles.body.items[0].id}`, { token: w.bob.token })
+      expect(crFile.body.downloadURL).toBe(`https://docs.test${base}/1/content/files/${crFile.body.id}/download`)
+      const bytes = yield* Effect.gen(function*() {
+        const response = yield* (yield* HttpClient.HttpClient).get(`${base}/1/content/files/${crFile.body.id}/download`, {
+          headers: { authorization: `Bearer ${w.bob.token}` }
+        })
+        return yield* response.text
+      }).pipe(Effect.scoped, Effect.orDie)
+      expect(bytes).toBe("hello")
+      expect((yield* call("GET", `/v1/spaces/${spaceId}/content/files/${crFile.body.id}`, { token: w.bob.token })).status).toBe(404)
+      const crLinks = yield* call("GET", `${base}/1/content/page/${guideId}/links`, { token: w.bob.token })
+      expect(crLinks.body).toMatchObject({ count: 1, stats: { total: 1, broken: { total: 0, changeRequest: 0 } } })
+      const backlinks = yield* call("GET", `${base}/1/content/files/${crFile.body.id}/backlinks`, { token: w.bob.token })
+      expect(backlinks.body).toMatchObject({ items: [], count: 0 })
       expect((yield* call("GET", `/v1/spaces/${spaceId}/content`, { token: w.bob.token })).body.pages).toEqual([])
       const counted = yield* call("GET", `/v1/spaces/${spaceId}`, { token: w.bob.token })
       expect(counted.body).toMatchObject({ changeRequests: 1, changeRequestsDraft: 1, changeRequestsOpen: 0 })

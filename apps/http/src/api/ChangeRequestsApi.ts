@@ -1,13 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ChangeRequestStatus, ContentChanges, CreateChangeRequestInput, PageId, SpaceId, UpdateChangeRequestInput } from "@octavo/domain"
+import { ChangeRequestStatus, ContentChanges, CreateChangeRequestInput, FileId, PageId, SpaceId, UpdateChangeRequestInput } from "@octavo/domain"
 import { Schema } from "effect"
 import { BooleanFromString, Created, ListOf, PageQuery } from "./Common.js"
-import { PageObject, RevisionObject } from "./ContentWire.js"
+import { BacklinkObject, LinkList, LinkStatus } from "./ContentApi.js"
+import { FileObject, PageObject, RevisionObject } from "./ContentWire.js"
 import { Authentication } from "./Security.js"
 
 const SpacePath = Schema.Struct({ spaceId: SpaceId })
 /** `changeRequestId` is the change request's id or its number in the space. */
 const ChangeRequestPath = Schema.Struct({ spaceId: SpaceId, changeRequestId: Schema.String })
+const FilePath = Schema.Struct({ spaceId: SpaceId, changeRequestId: Schema.String, fileId: FileId })
 const ReadQuery = { metadata: Schema.optional(BooleanFromString), computed: Schema.optional(BooleanFromString) }
 
 export const ChangeRequestObject = Schema.Struct({
@@ -72,6 +74,31 @@ export class ChangeRequestsApi extends HttpApiGroup.make("changeRequests")
       .setPath(Schema.Struct({ spaceId: SpaceId, changeRequestId: Schema.String, pageId: PageId }))
       .setUrlParams(Schema.Struct({ ...ReadQuery, format: Schema.optional(Schema.Literal("markdown", "document")) }))
       .addSuccess(PageObject)
+  )
+  .add(
+    HttpApiEndpoint.get("files", "/v1/spaces/:spaceId/change-requests/:changeRequestId/content/files")
+      .setPath(ChangeRequestPath)
+      .setUrlParams(Schema.Struct({ ...PageQuery, ...ReadQuery }))
+      .addSuccess(ListOf(FileObject))
+  )
+  .add(
+    HttpApiEndpoint.get("file", "/v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId")
+      .setPath(FilePath)
+      .setUrlParams(Schema.Struct(ReadQuery))
+      .addSuccess(FileObject)
+  )
+  .add(HttpApiEndpoint.get("download", "/v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId/download").setPath(FilePath))
+  .add(
+    HttpApiEndpoint.get("fileBacklinks", "/v1/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId/backlinks")
+      .setPath(FilePath)
+      .setUrlParams(Schema.Struct(PageQuery))
+      .addSuccess(ListOf(BacklinkObject))
+  )
+  .add(
+    HttpApiEndpoint.get("pageLinks", "/v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/links")
+      .setPath(Schema.Struct({ spaceId: SpaceId, changeRequestId: Schema.String, pageId: PageId }))
+      .setUrlParams(Schema.Struct({ ...PageQuery, status: Schema.optional(LinkStatus) }))
+      .addSuccess(LinkList)
   )
   .add(HttpApiEndpoint.post("merge", "/v1/spaces/:spaceId/change-requests/:changeRequestId/merge").setPath(ChangeRequestPath).addSuccess(MergeResult))
   .add(HttpApiEndpoint.post("updateFromSpace", "/v1/spaces/:spaceId/change-requests/:changeRequestId/update").setPath(ChangeRequestPath).addSuccess(MergeResult))

@@ -9,7 +9,7 @@ const SpacePath = Schema.Struct({ spaceId: SpaceId })
 /** `metadata=false` leaves out mutable Git metadata; `computed` is accepted (nothing is computed yet). */
 const ReadQuery = { metadata: Schema.optional(BooleanFromString), computed: Schema.optional(BooleanFromString) }
 const PageFormat = Schema.Literal("markdown", "document")
-const LinkStatus = Schema.Literal("ok", "broken", "in-app")
+export const LinkStatus = Schema.Literal("ok", "broken", "in-app")
 
 const LinkObject = Schema.Struct({
   status: LinkStatus,
@@ -22,12 +22,12 @@ const LinkObject = Schema.Struct({
   locationReferences: Schema.Array(Schema.Struct({ kind: Schema.Literal("page"), page: Schema.String }))
 }).annotations({ identifier: "Link" })
 
-const LinkList = Schema.Struct({
+export const LinkList = Schema.Struct({
   ...ListOf(LinkObject).fields,
   stats: Schema.Struct({ total: Schema.Number, broken: Schema.Struct({ total: Schema.Number, changeRequest: Schema.Number }) })
 })
 
-const BacklinkObject = Schema.Struct({
+export const BacklinkObject = Schema.Struct({
   kind: Schema.Literal("page"),
   organization: Schema.String,
   space: Schema.String,

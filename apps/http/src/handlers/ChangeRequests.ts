@@ -1,15 +1,20 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { type ChangeRequestView, ChangeRequests, NotFound, pageTree } from "@octavo/domain"
+import { type ChangeRequestView, ChangeRequests, Content, NotFound, pageTree, Spaces } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoApi } from "../Api.js"
-import { contentPresenters } from "../ContentPresent.js"
+import { contentPresenters, fileResponse, linkList } from "../ContentPresent.js"
 import { created, domain, listOf, PublicUrl } from "../Present.js"
 
 export const ChangeRequestsLive = HttpApiBuilder.group(OctavoApi, "changeRequests", (handlers) =>
   Effect.gen(function*() {
     const changeRequests = yield* ChangeRequests
     const base = yield* PublicUrl
-    const { options, presentPage, presentRevision } = contentPresenters(base)
+    const content = yield* Content
+    const spaces = yield* Spaces
+    const { options, presentBacklink, presentFile, presentPage, presentRevision } = contentPresenters(base)
+    const appBase = `${base}/`
+    const under = (path: { readonly spaceId: string; readonly changeRequestId: string }) =>
+      `/v1/spaces/${path.spaceId}/change-requests/${path.changeRequestId}`
     const present = ({ changeRequest: cr, outdated }: ChangeRequestView) => ({
       object: "change-request" as const,
       id: cr.id,
@@ -43,9 +48,9 @@ export const ChangeRequestsLive = HttpApiBuilder.group(OctavoApi, "changeRequest
       .handle("update", ({ path, payload }) =>
         domain(changeRequests.update(path.spaceId, path.changeRequestId, payload)).pipe(Effect.map(present)))
       .handle("edit", ({ path, payload }) =>
-        domain(changeRequests.edit(path.spaceId, path.changeRequestId, payload)).pipe(Effect.map(presentRevision(path.spaceId, options({})))))
+        domain(changeRequests.edit(path.spaceId, path.changeRequestId, payload)).pipe(Effect.map(presentRevision(path.spaceId, options({}), under(path)))))
       .handle("content", ({ path, urlParams }) =>
-        domain(changeRequests.content(path.spaceId, path.changeRequestId)).pipe(Effect.map(presentRevision(path.spaceId, options(urlParams)))))
+        domain(changeRequests.content(path.spaceId, path.changeRequestId)).pipe(Effect.map(presentRevision(path.spaceId, options(urlParams), under(path)))))
       .handle("pages", ({ path, urlParams }) =>
         domain(changeRequests.content(path.spaceId, path.changeRequestId)).pipe(Effect.map((view) => ({
           pages: presentRevision(path.spaceId, options(urlParams))(view).pages
@@ -65,6 +70,34 @@ export const ChangeRequestsLive = HttpApiBuilder.group(OctavoApi, "changeRequest
             ? Effect.fail(new NotFound({ entity: "page", id: path.pageId }))
             : Effect.succeed(presentPage(path.spaceId, options(urlParams))(node.page, node.path, node.pages))
         }))))
+      .handle("files", ({ path, urlParams }) =>
+        listOf(
+          `cr-files:${path.spaceId}:${path.changeRequestId}`,
+          urlParams,
+          (page) => Effect.map(changeRequests.content(path.spaceId, path.changeRequestId), (view) => content.filesIn(view, page)),
+          presentFile(path.spaceId, options(urlParams), under(path))
+        ))
+      .handle("file", ({ path, urlParams }) =>
+        domain(changeRequests.content(path.spaceId, path.changeRequestId).pipe(Effect.flatMap((view) => content.fileIn(view, path.fileId))))
+          .pipe(Effect.map(presentFile(path.spaceId, options(urlParams), under(path)))))
+      .handle("download", ({ path }) =>
+        domain(changeRequests.content(path.spaceId, path.changeRequestId).pipe(
+          Effect.flatMap((view) => content.fileIn(view, path.fileId)),
+          Effect.flatMap((file) => content.fileBytes(file))
+        )).pipe(Effect.map(({ bytes, file }) => fileResponse(file, bytes))))
+      .handle("fileBacklinks", ({ path, urlParams }) =>
+        Effect.flatMap(domain(spaces.getSpace(path.spaceId)), ({ space }) =>
+          listOf(
+            `cr-backlinks:${path.spaceId}:${path.changeRequestId}:${path.fileId}`,
+            urlParams,
+            (page) => Effect.flatMap(changeRequests.content(path.spaceId, path.changeRequestId), (view) => content.fileBacklinksIn(view, path.fileId, appBase, page)),
+            presentBacklink(space.organizationId, space.id, path.fileId)
+          )))
+      .handle("pageLinks", ({ path, urlParams }) =>
+        linkList(`cr-links:${path.spaceId}:${path.changeRequestId}:${path.pageId}:${urlParams.status ?? ""}`, urlParams, (page) =>
+          Effect.flatMap(changeRequests.content(path.spaceId, path.changeRequestId), (view) =>
+            content.linksIn(view, appBase, { status: urlParams.status, page: path.pageId }, page, (all) =>
+              Effect.succeed(all.filter((l) => l.status === "broken").length)))))
       .handle("merge", ({ path }) => domain(changeRequests.merge(path.spaceId, path.changeRequestId)))
       .handle("updateFromSpace", ({ path }) => domain(changeRequests.updateFromSpace(path.spaceId, path.changeRequestId)))
   }))

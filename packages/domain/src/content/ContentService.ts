@@ -106,65 +106,98 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
         return yield* new NotFound({ entity: "page", id: wanted })
       })
 
-    const files = (spaceId: SpaceId, request: PageRequest) =>
-      Effect.map(current(spaceId), (view) =>
-        pageInMemory(Array.from(view.content.files.values()), (f: File): Keyset => [f.createdAt.getTime(), f.id], "asc", request))
+    const files = (spaceId: SpaceId, request: PageRequest) => Effect.map(current(spaceId), (view) => filesIn(view, request))
 
-    const file = (spaceId: SpaceId, fileId: FileId) =>
-      Effect.flatMap(current(spaceId), (view) => {
-        const found = view.content.files.get(fileId)
-        return found === undefined ? Effect.fail(new NotFound({ entity: "file", id: fileId })) : Effect.succeed(found)
-      })
+    const file = (spaceId: SpaceId, fileId: FileId) => Effect.flatMap(current(spaceId), (view) => fileIn(view, fileId))
+
+    /** A file's bytes, from the blob store. */
+    const fileBytes = (found: File) =>
+      Effect.flatMap(blobs.get(found.blobKey), Option.match({
+        onNone: () => Effect.fail(new NotFound({ entity: "file", id: found.id })),
+        onSome: (bytes) => Effect.succeed({ file: found, bytes })
+      }))
 
     /** The bytes of a file of the active revision. */
-    const download = (spaceId: SpaceId, fileId: FileId) =>
-      Effect.gen(function*() {
-        const found = yield* file(spaceId, fileId)
-        const bytes = yield* blobs.get(found.blobKey)
-        if (Option.isNone(bytes)) return yield* new NotFound({ entity: "file", id: fileId })
-        return { file: found, bytes: bytes.value }
-      })
+    const download = (spaceId: SpaceId, fileId: FileId) => Effect.flatMap(file(spaceId, fileId), fileBytes)
 
     const byIndex = (link: Link): Keyset => [link.index, `${link.page}:${link.index}`]
 
     /**
-     * The links of the active revision, filtered by status, with stats: every link, the broken
-     * ones, and the broken ones in the space's open change requests.
+     * The links of a revision, filtered by status, with stats: every link, the broken ones, and
+     * broken links in change requests (the space's open ones; for a change request, its own).
      */
-    const links = (spaceId: SpaceId, appBase: string, filter: { readonly status?: LinkStatus | undefined; readonly page?: PageId | undefined }, request: PageRequest) =>
+    const linksIn = (
+      view: RevisionView,
+      appBase: string,
+      filter: { readonly status?: LinkStatus | undefined; readonly page?: PageId | undefined },
+      request: PageRequest,
+      brokenInChangeRequests: (all: ReadonlyArray<Link>) => Effect.Effect<number>
+    ) =>
       Effect.gen(function*() {
-        const view = yield* current(spaceId)
         if (filter.page !== undefined && !view.content.pages.has(filter.page)) {
           return yield* new NotFound({ entity: "page", id: filter.page })
         }
         const all = linksOf(view.content, appBase).filter((l) => filter.page === undefined || l.page === filter.page)
-        const open = yield* changeRequests.list(spaceId, { status: "open" }, { limit: 1000, after: Option.none() })
-        let brokenInChangeRequests = 0
-        for (const changeRequest of open.items) {
-          const crLinks = linksOf(yield* contents.load(changeRequest.revisionId), appBase)
-          brokenInChangeRequests += crLinks.filter((l) => l.status === "broken" && (filter.page === undefined || l.page === filter.page)).length
-        }
         const listed = pageInMemory(all.filter((l) => filter.status === undefined || l.status === filter.status), byIndex, "asc", request)
         return {
           ...listed,
-          stats: { total: all.length, broken: { total: all.filter((l) => l.status === "broken").length, changeRequest: brokenInChangeRequests } }
+          stats: { total: all.length, broken: { total: all.filter((l) => l.status === "broken").length, changeRequest: yield* brokenInChangeRequests(all) } }
         }
       })
 
-    /** The pages of the active revision that link to a file. */
-    const fileBacklinks = (spaceId: SpaceId, fileId: FileId, appBase: string, request: PageRequest) =>
-      Effect.gen(function*() {
-        const view = yield* current(spaceId)
-        if (!view.content.files.has(fileId)) return yield* new NotFound({ entity: "file", id: fileId })
-        const referring = linksOf(view.content, appBase).filter((l) => l.target.kind === "file" && l.target.file === fileId)
-        const pages = Array.from(new Set(referring.map((l) => l.page))).flatMap((id) => {
-          const page = view.content.pages.get(id)
-          return page === undefined ? [] : [{ page, path: pathOf(view.content, page), revision: view.revision }]
-        })
-        return pageInMemory(pages, (p): Keyset => [p.page.createdAt.getTime(), p.page.id], "asc", request)
-      })
+    const links = (spaceId: SpaceId, appBase: string, filter: { readonly status?: LinkStatus | undefined; readonly page?: PageId | undefined }, request: PageRequest) =>
+      Effect.flatMap(current(spaceId), (view) =>
+        linksIn(view, appBase, filter, request, () =>
+          Effect.gen(function*() {
+            const open = yield* changeRequests.list(spaceId, { status: "open" }, { limit: 1000, after: Option.none() })
+            let broken = 0
+            for (const changeRequest of open.items) {
+              const crLinks = linksOf(yield* contents.load(changeRequest.revisionId), appBase)
+              broken += crLinks.filter((l) => l.status === "broken" && (filter.page === undefined || l.page === filter.page)).length
+            }
+            return broken
+          })))
 
-    return { current, revisionOf, editLive, page, pageByPath, files, file, download, storeBlob, links, fileBacklinks } as const
+    /** The pages of a revision that link to one of its files. */
+    const fileBacklinksIn = (view: RevisionView, fileId: FileId, appBase: string, request: PageRequest) => {
+      if (!view.content.files.has(fileId)) return Effect.fail(new NotFound({ entity: "file", id: fileId }))
+      const referring = linksOf(view.content, appBase).filter((l) => l.target.kind === "file" && l.target.file === fileId)
+      const pages = Array.from(new Set(referring.map((l) => l.page))).flatMap((id) => {
+        const page = view.content.pages.get(id)
+        return page === undefined ? [] : [{ page, path: pathOf(view.content, page), revision: view.revision }]
+      })
+      return Effect.succeed(pageInMemory(pages, (p): Keyset => [p.page.createdAt.getTime(), p.page.id], "asc", request))
+    }
+
+    const fileBacklinks = (spaceId: SpaceId, fileId: FileId, appBase: string, request: PageRequest) =>
+      Effect.flatMap(current(spaceId), (view) => fileBacklinksIn(view, fileId, appBase, request))
+
+    const filesIn = (view: RevisionView, request: PageRequest) =>
+      pageInMemory(Array.from(view.content.files.values()), (f: File): Keyset => [f.createdAt.getTime(), f.id], "asc", request)
+
+    const fileIn = (view: RevisionView, fileId: FileId) => {
+      const found = view.content.files.get(fileId)
+      return found === undefined ? Effect.fail(new NotFound({ entity: "file", id: fileId })) : Effect.succeed(found)
+    }
+
+    return {
+      current,
+      revisionOf,
+      editLive,
+      page,
+      pageByPath,
+      files,
+      file,
+      download,
+      fileBytes,
+      storeBlob,
+      links,
+      fileBacklinks,
+      linksIn,
+      fileBacklinksIn,
+      filesIn,
+      fileIn
+    } as const
   })
 }) {}
 
