@@ -8,6 +8,7 @@ import {
   type ContentPage,
   emptyContent,
   mergeContent,
+  PageId,
   pageTree,
   pathOf,
   type RevisionContent
@@ -94,6 +95,16 @@ const comparable = (content: RevisionContent) =>
   }))
 
 describe("content changes", () => {
+  it("two moves that make a loop together are a conflict", () => {
+    const base = apply(emptyContent, [{ type: "insert_page", title: "A" }, { type: "insert_page", title: "B" }], "s")
+    if (Either.isLeft(base)) throw new Error("setup failed")
+    const start = base.right.content
+    const ours = apply(start, [{ type: "update_page", page: PageId.make("s1"), into: PageId.make("s2") }], "m")
+    const theirs = apply(start, [{ type: "update_page", page: PageId.make("s2"), into: PageId.make("s1") }], "t")
+    if (Either.isLeft(ours) || Either.isLeft(theirs)) throw new Error("moves failed")
+    expect(mergeContent(start, ours.right.content, theirs.right.content)).toMatchObject({ _tag: "conflicts" })
+  })
+
   it("random batches keep the page tree valid", () => {
     fc.assert(
       fc.property(fc.array(fc.array(intent, { minLength: 1, maxLength: 8 }), { maxLength: 12 }), (batches) => {
@@ -136,7 +147,7 @@ describe("content changes", () => {
           expect(comparable(merged.content)).toEqual(comparable(sequential.right.content))
         }
       ),
-      { numRuns: 1000 }
+      { numRuns: 3000 }
     )
   })
 })

@@ -26,7 +26,7 @@ export type MergeOutcome =
 /**
  * Brings the changes made from `base` to `ours` onto `theirs` (a three-way merge by page).
  * A page changed on both sides, differently, is a conflict; so is a result whose tree breaks
- * (a page under a page the other side deleted, two siblings with one slug). Files only grow.
+ * (a page under a page the other side deleted, a loop of moves, two siblings with one slug). Files only grow.
  */
 export const mergeContent = (base: RevisionContent, ours: RevisionContent, theirs: RevisionContent): MergeOutcome => {
   const mine = changedPages(base, ours)
@@ -50,6 +50,15 @@ export const mergeContent = (base: RevisionContent, ours: RevisionContent, their
   const slugs = new Set<string>()
   for (const page of pages.values()) {
     if (page.parentId !== null && !pages.has(page.parentId)) broken.push(page.id)
+    // Two moves that are fine alone can make a loop together (each page moved under the other).
+    const seen = new Set<PageId>([page.id])
+    for (let up = page.parentId; up !== null; up = pages.get(up)?.parentId ?? null) {
+      if (seen.has(up)) {
+        broken.push(page.id)
+        break
+      }
+      seen.add(up)
+    }
     const key = `${page.parentId ?? ""}/${page.slug}`
     if (slugs.has(key)) broken.push(page.id)
     slugs.add(key)
