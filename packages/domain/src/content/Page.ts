@@ -86,9 +86,8 @@ export interface ContentDelta {
 const Markdown = boundedString({ max: 1_000_000 })
 const Document = Schema.Struct({ markdown: Markdown })
 
-export const InsertPage = Schema.Struct({
-  type: Schema.Literal("insert_page"),
-  kind: Schema.optional(PageKind),
+/** The page fields a change may set, the same for inserting and updating. */
+const pageChangeFields = {
   title: Schema.optional(PageTitle),
   slug: Schema.optional(PageSlug),
   document: Schema.optional(Document),
@@ -97,23 +96,21 @@ export const InsertPage = Schema.Struct({
   icon: Schema.optional(boundedString({ max: 100 })),
   description: Schema.optional(boundedString({ max: 500 })),
   hidden: Schema.optional(Schema.Boolean),
+  /** The parent page, null for the top; with `at`, the index among its pages. */
   into: Schema.optional(Schema.NullOr(PageId)),
   at: Schema.optional(Schema.NonNegativeInt)
+}
+
+export const InsertPage = Schema.Struct({
+  type: Schema.Literal("insert_page"),
+  kind: Schema.optional(PageKind),
+  ...pageChangeFields
 })
 
 export const UpdatePage = Schema.Struct({
   type: Schema.Literal("update_page"),
   page: PageId,
-  title: Schema.optional(PageTitle),
-  slug: Schema.optional(PageSlug),
-  document: Schema.optional(Document),
-  href: Schema.optional(boundedString({ min: 1, max: 2048 })),
-  emoji: Schema.optional(boundedString({ max: 50 })),
-  icon: Schema.optional(boundedString({ max: 100 })),
-  description: Schema.optional(boundedString({ max: 500 })),
-  hidden: Schema.optional(Schema.Boolean),
-  into: Schema.optional(Schema.NullOr(PageId)),
-  at: Schema.optional(Schema.NonNegativeInt)
+  ...pageChangeFields
 })
 
 export const DeletePage = Schema.Struct({ type: Schema.Literal("delete_page"), page: PageId })
