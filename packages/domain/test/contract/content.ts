@@ -1,7 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option } from "effect"
 import {
-  Actor,
   BlobStore,
   type ChangeRequest,
   ChangeRequestId,
@@ -15,11 +14,9 @@ import {
   SpaceId,
   Spaces,
   type StoragePorts,
-  type User
 } from "../../src/index.js"
-import { at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, uniqueId } from "./fixtures.js"
 
-const as = (user: User) => Effect.provideService(Actor, user)
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
 const page = (fields: Partial<ContentPage> = {}): ContentPage => ({
@@ -122,10 +119,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
       Effect.gen(function*() {
         const spaces = yield* Spaces
         const content = yield* Content
-        const admin = yield* makeUser()
-        const organization = yield* makeOrganization()
-        yield* makeMember(organization, admin, "admin")
-        const run = as(admin)
+        const { organization, run } = yield* adminOfNewOrganization
         const { space } = yield* run(spaces.createSpace(organization.id, { title: "Docs" }))
         const first = yield* run(content.editLive(space.id, {
           changes: [
@@ -177,10 +171,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
       Effect.gen(function*() {
         const spaces = yield* Spaces
         const content = yield* Content
-        const admin = yield* makeUser()
-        const organization = yield* makeOrganization()
-        yield* makeMember(organization, admin, "admin")
-        const run = as(admin)
+        const { organization, run } = yield* adminOfNewOrganization
         const { space } = yield* run(spaces.createSpace(organization.id, { title: "Docs" }))
         // A 3 × 2 PNG header is enough for its dimensions.
         const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 3, 0, 0, 0, 2, 8, 6, 0, 0, 0])

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import {
+  Actor,
   InviteId,
   type Member,
   MemberRepository,
@@ -84,3 +85,11 @@ export const makeTeam = (organization: Organization, fields: Partial<Team> = {})
   })
 
 export const newInviteId = () => InviteId.make(uniqueId("i"))
+
+/** A new organization with an admin, and a way to run use cases as that admin. */
+export const adminOfNewOrganization = Effect.gen(function*() {
+  const admin = yield* makeUser()
+  const organization = yield* makeOrganization()
+  yield* makeMember(organization, admin, "admin")
+  return { organization, run: Effect.provideService(Actor, admin) }
+})

@@ -1,7 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import {
-  Actor,
   CollectionId,
   CollectionRepository,
   type Collection,
@@ -19,21 +18,11 @@ import {
   SpaceRepository,
   Spaces,
   type StoragePorts,
-  type User
 } from "../../src/index.js"
-import { at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, makeOrganization, uniqueId } from "./fixtures.js"
 
 const first = (request: Partial<PageRequest> = {}): PageRequest => ({ limit: 50, after: Option.none(), ...request })
-const as = (user: User) => Effect.provideService(Actor, user)
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
-
-/** A new organization with an admin, and a way to run use cases as that admin. */
-const adminOfNewOrganization = Effect.gen(function*() {
-  const admin = yield* makeUser()
-  const organization = yield* makeOrganization()
-  yield* makeMember(organization, admin, "admin")
-  return { organization, run: as(admin) }
-})
 
 const collection = (organization: Organization, fields: Partial<Collection> = {}): Collection => ({
   id: CollectionId.make(uniqueId("c")),
