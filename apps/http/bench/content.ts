@@ -4,44 +4,21 @@
  * measures the storage that 100 one-page revisions add. Run with `pnpm bench:content`; set
  * OCTAVO_BENCH_DATABASE_URL to include a PostgreSQL server.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpServer } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
 import { NodeHttpServer } from "@effect/platform-node"
-import { PgServerClient, withSearchPath } from "@octavo/adapters-pg"
+import { withSearchPath } from "@octavo/adapters-pg"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import type { StorageChoice } from "../src/Config.js"
 import { makeHttpApp } from "../src/Server.js"
 import { storageLayer } from "../src/Storage.js"
+import { ADMIN, dirSize, ms, request, timed, withBenchSchema } from "./common.js"
 
-const ADMIN = "bench-admin-token"
 const PAGES = 5000
 const LEVELS = 5
-
-const request = async (base: string, method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const text = await response.text()
-  if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`)
-  return text === "" ? undefined : JSON.parse(text)
-}
-
-const timed = async (count: number, one: (i: number) => Promise<unknown>) => {
-  const samples: Array<number> = []
-  for (let i = 0; i < count; i++) {
-    const t = performance.now()
-    await one(i)
-    samples.push(performance.now() - t)
-  }
-  samples.sort((a, b) => a - b)
-  return { median: samples[Math.floor(samples.length / 2)] ?? 0, p95: samples[Math.floor(samples.length * 0.95)] ?? 0 }
-}
 
 const markdown = (i: number) => `Page ${i} explains one thing.\n\n## Details\n\nSee [the guide](https://example.com/${i}) and more text ${"lorem ipsum ".repeat(20)}`
 
@@ -73,14 +50,6 @@ const buildSpace = async (base: string, spaceId: string) => {
   return parents[0] as string
 }
 
-/** The size of a PGlite data directory's tables and indexes (the write-ahead log left out). */
-const dirSize = (dir: string): number =>
-  readdirSync(dir, { withFileTypes: true }).reduce((sum, entry) => {
-    const path = join(dir, entry.name)
-    if (entry.name === "pg_wal") return sum
-    return sum + (entry.isDirectory() ? dirSize(path) : statSync(path).size)
-  }, 0)
-
 const runOn = (name: string, choice: StorageChoice, storageBytes: () => Promise<number>) =>
   Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
@@ -109,7 +78,6 @@ const runOn = (name: string, choice: StorageChoice, storageBytes: () => Promise<
         if (result.result !== "merge") throw new Error("merge failed")
         return performance.now() - t
       })
-      const ms = (f: { median: number; p95: number }) => `median ${f.median.toFixed(1).padStart(7)} ms   p95 ${f.p95.toFixed(1).padStart(7)} ms`
       process.stdout.write(`\n${name} (${PAGES} pages in ${LEVELS} levels, built in ${(built / 1000).toFixed(1)} s)\n`)
       process.stdout.write(`  read the page tree                 ${ms(tree)}\n`)
       process.stdout.write(`  read one page                      ${ms(one)}\n`)
@@ -133,18 +101,7 @@ const program = Effect.gen(function*() {
   )
   const url = process.env["OCTAVO_BENCH_DATABASE_URL"]
   if (url !== undefined && url !== "") {
-    const schema = `bench_${Date.now()}`
-    const onServer = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
-      Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.provide(PgServerClient(url)), Effect.orDie)
-    const size = () =>
-      Effect.runPromise(onServer((sql) => sql<{ readonly bytes: string }>`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes
-        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${schema} AND c.relkind = 'r'`).pipe(
-        Effect.map((rows) => Number(rows[0]?.bytes ?? 0))
-      ))
-    yield* onServer((sql) => sql.unsafe(`CREATE SCHEMA ${schema}`))
-    yield* runOn("PostgreSQL server", { _tag: "postgres", url: withSearchPath(url, schema) }, size).pipe(
-      Effect.ensuring(onServer((sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
-    )
+    yield* withBenchSchema(url, (schema, size) => runOn("PostgreSQL server", { _tag: "postgres", url: withSearchPath(url, schema) }, size))
   }
 })
 

@@ -3,6 +3,8 @@ import { ChangeRequestsApi } from "./api/ChangeRequestsApi.js"
 import { CollectionsApi } from "./api/CollectionsApi.js"
 import { ContentApi } from "./api/ContentApi.js"
 import { CustomFieldsApi } from "./api/CustomFieldsApi.js"
+import { ImportApi } from "./api/ImportApi.js"
+import { SearchApi } from "./api/SearchApi.js"
 import { SpacesApi } from "./api/SpacesApi.js"
 import { BadRequest, Conflict, Forbidden, InternalError, NotFound, PayloadTooLarge, PreconditionFailed, Unauthorized } from "./api/Errors.js"
 import { HealthApi } from "./api/HealthApi.js"
@@ -24,6 +26,8 @@ export class OctavoApi extends HttpApi.make("octavo")
   .add(CustomFieldsApi)
   .add(ContentApi)
   .add(ChangeRequestsApi)
+  .add(SearchApi)
+  .add(ImportApi)
   .addError(BadRequest)
   .addError(Unauthorized)
   .addError(Forbidden)

@@ -1,4 +1,5 @@
-import { Config, Option, Redacted } from "effect"
+import { Config, ConfigError, Either, Option, Redacted } from "effect"
+import { parseNetworkClasses } from "./WebFetch.js"
 
 /** The environment every start command honours (conventions.md, "Environment"). */
 export const AppConfig = Config.all({
@@ -7,7 +8,13 @@ export const AppConfig = Config.all({
   databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
   dataDir: Config.string("OCTAVO_DATA_DIR").pipe(Config.withDefault("./.octavo")),
   storage: Config.option(Config.literal("memory")("OCTAVO_STORAGE")),
-  adminToken: Config.option(Config.redacted("OCTAVO_ADMIN_TOKEN"))
+  adminToken: Config.option(Config.redacted("OCTAVO_ADMIN_TOKEN")),
+  /** Private networks imports may fetch from: a comma-separated list of loopback, private, link-local. */
+  importAllow: Config.string("OCTAVO_IMPORT_ALLOW").pipe(
+    Config.withDefault(""),
+    Config.mapOrFail((text) => Either.mapLeft(parseNetworkClasses(text), (message) => ConfigError.InvalidData(["OCTAVO_IMPORT_ALLOW"], message)))
+  ),
+  importTimeoutMs: Config.integer("OCTAVO_IMPORT_TIMEOUT_MS").pipe(Config.withDefault(10_000))
 })
 export type AppConfig = Config.Config.Success<typeof AppConfig>
 

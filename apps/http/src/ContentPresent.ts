@@ -74,7 +74,10 @@ export const contentPresenters = (base: string) => {
       type: view.revision.type,
       createdAt: view.revision.createdAt,
       pages: pageTree(view.content).map((node) => page(node.page, node.path, node.pages)),
-      files: Array.from(view.content.files.values()).map(presentFile(spaceId, options, under)),
+      // In the order they were added, as the files list pages them.
+      files: Array.from(view.content.files.values())
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map(presentFile(spaceId, options, under)),
       reusableContents: [],
       urls: { app: `${base}/s/${spaceId}/~/revisions/${view.revision.id}` }
     }

@@ -7,7 +7,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { DomainServices, Identity, Spaces, type StoragePorts } from "@octavo/domain"
+import { DomainServices, Identity, ImportServices, Spaces, type StoragePorts } from "@octavo/domain"
 import { Cause, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
 import { apiError } from "./api/Errors.js"
@@ -20,10 +20,13 @@ import { HealthLive } from "./handlers/Health.js"
 import { InvitesLive } from "./handlers/Invites.js"
 import { MembersLive } from "./handlers/Members.js"
 import { OrganizationsLive } from "./handlers/Organizations.js"
+import { ImportLive } from "./handlers/Import.js"
+import { SearchLive } from "./handlers/Search.js"
 import { SpacesLive } from "./handlers/Spaces.js"
 import { TeamsLive } from "./handlers/Teams.js"
 import { UsersLive } from "./handlers/Users.js"
 import { PublicUrl } from "./Present.js"
+import { WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
 
 /** Request bodies above this size are refused with 413. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -114,7 +117,9 @@ const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
     SpacesLive,
     CustomFieldsLive,
     ContentLive,
-    ChangeRequestsLive
+    ChangeRequestsLive,
+    SearchLive,
+    ImportLive
   ]),
   Layer.provide(AuthenticationLive)
 )
@@ -123,6 +128,8 @@ export interface ServerOptions {
   readonly publicUrl: string
   /** When set, the instance administrator authenticates with this token. */
   readonly adminToken?: string | undefined
+  /** Outbound fetches of imports: which private networks they may reach, and their timeout. */
+  readonly fetch?: Partial<WebFetchOptions> | undefined
 }
 
 const bootstrapAdmin = (adminToken: string | undefined) =>
@@ -153,7 +160,10 @@ const PurgeExpiredSpaces = Layer.scopedDiscard(
  * the reference page at /docs. It needs an HttpServer (Node's in main, a test server in tests).
  */
 export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options: ServerOptions) => {
-  const domain = DomainServices.pipe(Layer.provideMerge(storage))
+  const domain = Layer.merge(DomainServices, ImportServices).pipe(
+    Layer.provide(WebFetcherLive(options.fetch)),
+    Layer.provideMerge(storage)
+  )
   return HttpApiBuilder.serve((app) => HttpMiddleware.logger(limitBodySize(app))).pipe(
     Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),

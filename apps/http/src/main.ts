@@ -14,7 +14,8 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
   )
   return makeHttpApp(storageLayer(choice), {
     publicUrl,
-    adminToken: Option.getOrUndefined(Option.map(config.adminToken, Redacted.value))
+    adminToken: Option.getOrUndefined(Option.map(config.adminToken, Redacted.value)),
+    fetch: { allow: config.importAllow, timeoutMs: config.importTimeoutMs }
   }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: config.port })))
 }))
 

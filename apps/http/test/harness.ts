@@ -3,14 +3,14 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { StoragePorts } from "@octavo/domain"
 import { Effect, Layer, Logger, LogLevel } from "effect"
-import { makeHttpApp } from "../src/Server.js"
+import { makeHttpApp, type ServerOptions } from "../src/Server.js"
 
 export const ADMIN_TOKEN = "test-admin-token"
 export const PUBLIC_URL = "https://docs.test"
 
 /** The application on a test server, over the given storage, with an HttpClient aimed at it. */
-export const testServer = (storage: Layer.Layer<StoragePorts, unknown>) =>
-  makeHttpApp(storage, { publicUrl: PUBLIC_URL, adminToken: ADMIN_TOKEN }).pipe(
+export const testServer = (storage: Layer.Layer<StoragePorts, unknown>, options: Pick<ServerOptions, "fetch"> = {}) =>
+  makeHttpApp(storage, { publicUrl: PUBLIC_URL, adminToken: ADMIN_TOKEN, ...options }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     // Request logs would drown the test report; warnings and errors still show.
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))

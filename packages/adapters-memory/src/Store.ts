@@ -11,6 +11,7 @@ import type {
   Member,
   Organization,
   Revision,
+  SearchDocument,
   Space,
   SpaceId,
   Team,
@@ -43,6 +44,8 @@ export interface State {
   }>
   readonly blobs: HashMap.HashMap<string, Uint8Array>
   readonly changeRequests: HashMap.HashMap<string, ChangeRequest>
+  /** Search documents by space id, then page id. */
+  readonly searchDocuments: HashMap.HashMap<string, HashMap.HashMap<string, SearchDocument>>
 }
 
 export const emptyState: State = {
@@ -60,7 +63,8 @@ export const emptyState: State = {
   customFieldValues: HashMap.empty(),
   revisionContents: HashMap.empty(),
   blobs: HashMap.empty(),
-  changeRequests: HashMap.empty()
+  changeRequests: HashMap.empty(),
+  searchDocuments: HashMap.empty()
 }
 
 /** Replaces an existing entry; updating what is not there changes nothing, as in SQL. */

@@ -15,6 +15,7 @@ import {
   MemorySiblingRepository,
   MemorySpaceRepository
 } from "./SpaceRepositories.js"
+import { MemorySearchIndex } from "./SearchIndex.js"
 import { MemoryStore, MemoryStoreLive } from "./Store.js"
 
 export { MemoryStore, MemoryStoreLive } from "./Store.js"
@@ -37,5 +38,6 @@ export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryCustomFieldRepository,
   MemoryRevisionContentRepository,
   MemoryBlobStore,
-  MemoryChangeRequestRepository
+  MemoryChangeRequestRepository,
+  MemorySearchIndex
 ).pipe(Layer.provide(MemoryStoreLive))

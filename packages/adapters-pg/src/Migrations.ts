@@ -5,6 +5,7 @@ import { migration as organizations } from "./migrations/0001_organizations.js"
 import { migration as spaces } from "./migrations/0002_spaces.js"
 import { migration as content } from "./migrations/0003_content.js"
 import { migration as changeRequests } from "./migrations/0004_change_requests.js"
+import { migration as search } from "./migrations/0005_search.js"
 
 /** One step of the schema, applied once and recorded in `octavo_migrations`. */
 export interface Migration {
@@ -15,7 +16,7 @@ export interface Migration {
 }
 
 /** Every migration, in the order they apply. Append; never edit one that has shipped. */
-export const migrations: ReadonlyArray<Migration> = [organizations, spaces, content, changeRequests]
+export const migrations: ReadonlyArray<Migration> = [organizations, spaces, content, changeRequests, search]
 
 // Any constant will do as long as every Octavo server uses the same one.
 const MIGRATION_LOCK = 7_244_617_236_240_191n

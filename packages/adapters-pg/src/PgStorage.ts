@@ -11,6 +11,7 @@ import { migrate } from "./Migrations.js"
 import { OrganizationRepositoryLive } from "./OrganizationRepository.js"
 import { RevisionContentRepositoryLive } from "./RevisionContentRepository.js"
 import { RevisionRepositoryLive } from "./RevisionRepository.js"
+import { SearchIndexLive } from "./SearchIndex.js"
 import { SiblingRepositoryLive } from "./SiblingRepository.js"
 import { SpaceRepositoryLive } from "./SpaceRepository.js"
 import { TeamRepositoryLive } from "./TeamRepository.js"
@@ -37,5 +38,6 @@ export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = 
   CustomFieldRepositoryLive,
   RevisionContentRepositoryLive,
   BlobStoreLive,
-  ChangeRequestRepositoryLive
+  ChangeRequestRepositoryLive,
+  SearchIndexLive
 ).pipe(Layer.provide(MigrationsLive))

@@ -15,6 +15,7 @@ export {
   SNAPSHOT_INTERVAL
 } from "./RevisionContentRepository.js"
 export { RevisionRepositoryLive } from "./RevisionRepository.js"
+export { SearchIndexLive } from "./SearchIndex.js"
 export { SiblingRepositoryLive } from "./SiblingRepository.js"
 export { SpaceRepositoryLive } from "./SpaceRepository.js"
 export { TeamRepositoryLive } from "./TeamRepository.js"

@@ -33,6 +33,7 @@ const allTables = [
   "revision_files",
   "revision_pages",
   "revisions",
+  "search_documents",
   "spaces",
   "team_memberships",
   "teams",

@@ -1,6 +1,8 @@
 import { Layer } from "effect"
 import { ChangeRequests } from "./content/ChangeRequestService.js"
 import { Content } from "./content/ContentService.js"
+import { Imports } from "./imports/ImportService.js"
+import { Search } from "./search/SearchService.js"
 import { Identity } from "./identity/IdentityService.js"
 import { Invites } from "./organizations/InviteService.js"
 import { Members } from "./organizations/MemberService.js"
@@ -20,5 +22,9 @@ export const DomainServices = Layer.mergeAll(
   Spaces.Default,
   CustomFields.Default,
   Content.Default,
-  ChangeRequests.Default
+  ChangeRequests.Default,
+  Search.Default
 ).pipe(Layer.provide(SecretsLive))
+
+/** Importing content from elsewhere: the domain's use cases plus an outbound `WebFetcher`. */
+export const ImportServices = Imports.Default.pipe(Layer.provide(SecretsLive))

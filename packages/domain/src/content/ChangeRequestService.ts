@@ -7,11 +7,12 @@ import type { PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
+import { makeIndexing } from "../search/Indexing.js"
 import { requireLevel } from "../spaces/ContentPolicy.js"
 import { RevisionRepository, SpaceRepository } from "../spaces/Ports.js"
 import type { Revision, Space } from "../spaces/Space.js"
 import { Spaces } from "../spaces/SpaceService.js"
-import { applyChanges } from "./Changes.js"
+import { type AppliedChange, applyChanges } from "./Changes.js"
 import {
   type ChangeRequest,
   type ChangeRequestStatus,
@@ -20,7 +21,7 @@ import {
 } from "./ChangeRequest.js"
 import { Content, type RevisionView } from "./ContentService.js"
 import { mergeContent } from "./Merge.js"
-import { ContentChanges, type ContentDelta } from "./Page.js"
+import { ContentChanges, type ContentDelta, type RevisionContent } from "./Page.js"
 import { ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
 
 /** A change request with whether the space moved on since its base. */
@@ -53,6 +54,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const contents = yield* RevisionContentRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
+    const indexing = yield* makeIndexing
 
     const view = (space: Space, changeRequest: ChangeRequest): ChangeRequestView => ({
       changeRequest,
@@ -150,18 +152,30 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
         ? Effect.fail(new Conflict({ reason: `The change request is ${changeRequest.status}` }))
         : Effect.void
 
-    /** Applies a batch of changes into one new revision of the change request. */
-    const edit = (spaceId: SpaceId, reference: string, input: ContentChanges) =>
+    /** The change request, when the actor may edit it (`edit` level) and it is still open for work. */
+    const requireEditable = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
-        const valid = yield* validate(ContentChanges)(input)
         const { level, space } = yield* spaceService.accessSpace(spaceId)
         yield* requireLevel(level, "edit", "edit change requests in this space")
         const changeRequest = yield* find(space, reference)
         yield* requireOpenForWork(changeRequest)
+        return { space, changeRequest }
+      })
+
+    /**
+     * Applies changes into one new revision of the change request: `edit` level, and a change
+     * request still open for work. `plan` turns its latest content into the changes.
+     */
+    const editWith = <E>(spaceId: SpaceId, reference: string, plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>) =>
+      Effect.gen(function*() {
+        const { space } = yield* requireEditable(spaceId, reference)
         return yield* uow.transaction(Effect.gen(function*() {
+          // Read again inside the unit of work: it may have moved on since it was checked.
+          const changeRequest = yield* find(space, reference)
+          yield* requireOpenForWork(changeRequest)
           const at = yield* now
           const base = yield* contents.load(changeRequest.revisionId)
-          const applied = yield* applyChanges(base, valid.changes, { now: at, newId: secrets.newId, storeBlob: contentService.storeBlob })
+          const applied = yield* applyChanges(base, yield* plan(base), { now: at, newId: secrets.newId, storeBlob: contentService.storeBlob })
           const revision = yield* newRevision(spaceId, [changeRequest.revisionId], "edits", at)
           yield* contents.save(revision.id, spaceId, changeRequest.revisionId, applied.delta)
           yield* changeRequests.update({ ...changeRequest, revisionId: revision.id, updatedAt: at })
@@ -169,13 +183,17 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
         }))
       })
 
+    /** Applies a batch of changes into one new revision of the change request. */
+    const edit = (spaceId: SpaceId, reference: string, input: ContentChanges) =>
+      Effect.flatMap(validate(ContentChanges)(input), (valid) => editWith(spaceId, reference, () => Effect.succeed(valid.changes)))
+
     /** Three-way merge of the change request's changes since its base onto the space's revision. */
     const combine = (space: Space, changeRequest: ChangeRequest) =>
       Effect.gen(function*() {
         const base = yield* contents.load(changeRequest.baseRevisionId)
         const ours = yield* contents.load(changeRequest.revisionId)
         const theirs = yield* contents.load(space.revisionId)
-        return mergeContent(base, ours, theirs)
+        return { outcome: mergeContent(base, ours, theirs), theirs }
       })
 
     /** Merging needs the `merge` permission (review level) and a space that is not locked. */
@@ -187,12 +205,13 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
         return yield* uow.transaction(Effect.gen(function*() {
           const changeRequest = yield* find(space, reference)
           yield* requireOpenForWork(changeRequest)
-          const outcome = yield* combine(space, changeRequest)
+          const { outcome, theirs } = yield* combine(space, changeRequest)
           if (outcome._tag === "conflicts") return { result: "conflicts", revision: changeRequest.revisionId } satisfies MergeResult
           const at = yield* now
           const revision = yield* newRevision(spaceId, [space.revisionId, changeRequest.revisionId], "merge", at)
           yield* contents.save(revision.id, spaceId, space.revisionId, outcome.delta)
           yield* spaces.update({ ...space, revisionId: revision.id, updatedAt: at })
+          yield* indexing.changed(spaceId, theirs, outcome.content, outcome.delta)
           yield* changeRequests.update({ ...changeRequest, status: "merged", mergedAt: at, updatedAt: at })
           return { result: "merge", revision: revision.id } satisfies MergeResult
         }))
@@ -209,7 +228,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           if (changeRequest.baseRevisionId === space.revisionId) {
             return { result: "update", revision: changeRequest.revisionId } satisfies MergeResult
           }
-          const outcome = yield* combine(space, changeRequest)
+          const { outcome } = yield* combine(space, changeRequest)
           if (outcome._tag === "conflicts") return { result: "conflicts", revision: changeRequest.revisionId } satisfies MergeResult
           const at = yield* now
           const revision = yield* newRevision(spaceId, [changeRequest.revisionId, space.revisionId], "update", at)
@@ -221,6 +240,6 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
         }))
       })
 
-    return { create, list, get, update, content, edit, merge, updateFromSpace } as const
+    return { create, list, get, update, content, edit, editWith, requireEditable, merge, updateFromSpace } as const
   })
 }) {}

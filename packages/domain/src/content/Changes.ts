@@ -3,7 +3,7 @@ import { Conflict, InvalidInput } from "../shared/Errors.js"
 import { FileId, PageId } from "../shared/Ids.js"
 import { keyBetween } from "../shared/Position.js"
 import { readMarkdown, slugify } from "./Markdown.js"
-import type { ContentChange, ContentDelta, File, ContentPage, RevisionContent } from "./Page.js"
+import type { ContentChange, ContentDelta, File, ContentPage, InsertPage, RevisionContent } from "./Page.js"
 
 /** Largest file a change may carry, decoded. */
 export const MAX_FILE_BYTES = 1024 * 1024
@@ -67,13 +67,16 @@ export const imageDimensions = (bytes: Uint8Array): { readonly width: number; re
   return undefined
 }
 
+/** A change as the domain applies it: one a caller sent, or a page inserted under an id chosen beforehand (imports). */
+export type AppliedChange = ContentChange | (typeof InsertPage.Type & { readonly id: PageId })
+
 /**
  * Applies a batch of changes in order to a revision's content. Any invalid change rejects the
  * whole batch; nothing is written here, the caller stores the delta as a new revision.
  */
 export const applyChanges = (
   content: RevisionContent,
-  changes: ReadonlyArray<ContentChange>,
+  changes: ReadonlyArray<AppliedChange>,
   context: ChangeContext
 ): Effect.Effect<{ readonly content: RevisionContent; readonly delta: ContentDelta }, InvalidInput | Conflict> =>
   Effect.gen(function*() {
@@ -126,7 +129,7 @@ export const applyChanges = (
           const slug = change.slug ?? slugify(title)
           yield* requireFreeSlug(slug, into)
           const page: ContentPage = {
-            id: PageId.make(yield* context.newId),
+            id: "id" in change ? change.id : PageId.make(yield* context.newId),
             kind,
             title,
             slug,

@@ -10,9 +10,10 @@ import { requireLevel } from "../spaces/ContentPolicy.js"
 import { RevisionRepository, SpaceRepository } from "../spaces/Ports.js"
 import type { Revision } from "../spaces/Space.js"
 import { Spaces } from "../spaces/SpaceService.js"
-import { applyChanges, pageTree, pathOf } from "./Changes.js"
+import { type AppliedChange, applyChanges, pageTree, pathOf } from "./Changes.js"
 import { ContentChanges, type File, type RevisionContent } from "./Page.js"
 import { type Link, type LinkStatus, linksOf } from "./Links.js"
+import { makeIndexing } from "../search/Indexing.js"
 import { BlobStore, ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
 
 const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("")
@@ -35,6 +36,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const changeRequests = yield* ChangeRequestRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
+    const indexing = yield* makeIndexing
 
     const storeBlob = (bytes: Uint8Array) =>
       Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(bytes))).pipe(
@@ -62,17 +64,36 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
         return view
       })
 
-    /** Live editing: `edit` level, and the space must be in `live` mode. One batch, one new revision. */
-    const editLive = (spaceId: SpaceId, input: ContentChanges) =>
+    const lockedSpace = new Conflict({ reason: "The space is locked: its content cannot be edited" })
+
+    /** The space, when the actor may edit it live: `edit` level, and not locked (409). */
+    const requireEditable = (spaceId: SpaceId) =>
       Effect.gen(function*() {
-        const valid = yield* validate(ContentChanges)(input)
         const { level, space } = yield* spaceService.accessSpace(spaceId)
         yield* requireLevel(level, "edit", "edit this space")
-        if (space.editMode === "locked") return yield* new Conflict({ reason: "The space is locked: its content cannot be edited" })
+        if (space.editMode === "locked") return yield* lockedSpace
+        return space
+      })
+
+    /**
+     * Live editing: `edit` level, and the space must not be locked. `plan` turns the active
+     * revision's content into the changes to apply; one batch, one new revision.
+     */
+    const editLiveWith = <E>(
+      spaceId: SpaceId,
+      plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>
+    ) =>
+      Effect.gen(function*() {
+        yield* requireEditable(spaceId)
         return yield* uow.transaction(Effect.gen(function*() {
+          // Read again inside the unit of work: the space may have moved on since it was checked.
+          const found = yield* spaces.findById(spaceId)
+          if (Option.isNone(found) || found.value.deletedAt !== undefined) return yield* new NotFound({ entity: "space", id: spaceId })
+          const space = found.value
+          if (space.editMode === "locked") return yield* lockedSpace
           const base = yield* contents.load(space.revisionId)
           const at = yield* now
-          const applied = yield* applyChanges(base, valid.changes, { now: at, newId: secrets.newId, storeBlob })
+          const applied = yield* applyChanges(base, yield* plan(base), { now: at, newId: secrets.newId, storeBlob })
           const revision: Revision = {
             id: RevisionId.make(yield* secrets.newId),
             spaceId,
@@ -83,9 +104,13 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
           yield* revisions.insert(revision)
           yield* contents.save(revision.id, spaceId, space.revisionId, applied.delta)
           yield* spaces.update({ ...space, revisionId: revision.id, updatedAt: at })
+          yield* indexing.changed(spaceId, base, applied.content, applied.delta)
           return { revision, content: applied.content } satisfies RevisionView
         }))
       })
+
+    const editLive = (spaceId: SpaceId, input: ContentChanges) =>
+      Effect.flatMap(validate(ContentChanges)(input), (valid) => editLiveWith(spaceId, () => Effect.succeed(valid.changes)))
 
     const page = (spaceId: SpaceId, pageId: PageId) =>
       Effect.gen(function*() {
@@ -184,6 +209,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       current,
       revisionOf,
       editLive,
+      editLiveWith,
+      requireEditable,
       page,
       pageByPath,
       files,

@@ -8,6 +8,7 @@ import type {
   SpaceRepository
 } from "../spaces/Ports.js"
 import type { BlobStore, ChangeRequestRepository, RevisionContentRepository } from "../content/Ports.js"
+import type { SearchIndex } from "../search/Ports.js"
 import type { UnitOfWork } from "./UnitOfWork.js"
 
 /** Everything a storage adapter provides: one Layer of these runs the whole domain. */
@@ -27,3 +28,4 @@ export type StoragePorts =
   | RevisionContentRepository
   | BlobStore
   | ChangeRequestRepository
+  | SearchIndex

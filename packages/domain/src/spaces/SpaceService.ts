@@ -8,7 +8,7 @@ import { Actor } from "../shared/Actor.js"
 import { Conflict, InvalidInput, NotFound, PreconditionFailed } from "../shared/Errors.js"
 import { CollectionId, type OrganizationId, RevisionId, SpaceId, type UserId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
-import { mapPage, type Order, type PageRequest } from "../shared/Pagination.js"
+import { type Keyset, mapPage, MAX_LIMIT, type Order, type PageRequest } from "../shared/Pagination.js"
 import type { Role } from "../shared/Role.js"
 import { Secrets } from "../shared/Secrets.js"
 import { keyAfterLast, keyBetween } from "../shared/Position.js"
@@ -40,6 +40,7 @@ import {
   UpdateCollectionInput,
   UpdateSpaceInput
 } from "./Space.js"
+import { makeIndexing } from "../search/Indexing.js"
 import { type CollectionIndex, defaultLevelsOf, descendants, indexCollections, isWithin, placeAmong } from "./Tree.js"
 
 /** Soft-deleted spaces can be restored for this long, then they are removed for good (Space lifecycle). */
@@ -78,6 +79,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const accessOrganization = yield* makeAccess
+    const indexing = yield* makeIndexing
 
     const newId = secrets.newId
     const index = (organizationId: OrganizationId) => Effect.map(collections.listAll(organizationId), indexCollections)
@@ -398,6 +400,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           const revision = yield* firstRevision(id, [space.revisionId])
           // The copy's first revision holds what the original's holds: stored as an empty delta on it.
           yield* contents.save(revision.id, id, space.revisionId, { pages: [], deletedPages: [], files: [], deletedFiles: [] })
+          yield* indexing.whole(id, yield* contents.load(space.revisionId))
           const others = yield* siblings.childrenOf(space.organizationId, space.parentId)
           const { deletedAt: _, ...settings } = space
           const copy: Space = {
@@ -496,6 +499,24 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         }
       })
 
+    /** Every space of the organization the actor may read (soft-deleted ones left out); guests may not ask. */
+    const readableSpaces = (organizationId: OrganizationId, action: string) =>
+      Effect.gen(function*() {
+        const access = yield* accessOrganization(organizationId)
+        yield* requireNotGuest(access.member, action)
+        const tree = yield* index(organizationId)
+        const readable: Array<Space> = []
+        let after: Option.Option<Keyset> = Option.none()
+        for (;;) {
+          const page = yield* spaces.list(organizationId, { _tag: "all" }, { limit: MAX_LIMIT, after })
+          for (const space of page.items) {
+            if (spacePermissions(levelOn(access.member, tree, space.defaultLevel, space.parentId)).access) readable.push(space)
+          }
+          if (Option.isNone(page.next)) return readable
+          after = page.next
+        }
+      })
+
     /** Removes spaces soft-deleted more than seven days ago; safe to run from several servers at once. */
     const purgeExpired = Effect.gen(function*() {
       // Exactly seven days after deletion a space can still be restored; a millisecond later it cannot.
@@ -504,7 +525,9 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
       for (;;) {
         const expired = yield* spaces.listDeletedBefore(cutoff, 100)
         if (expired.length === 0) return purged
-        yield* Effect.forEach(expired, (space) => spaces.delete(space.id), { discard: true })
+        yield* Effect.forEach(expired, (space) => uow.transaction(Effect.zipRight(spaces.delete(space.id), indexing.remove(space.id))), {
+          discard: true
+        })
         purged += expired.length
       }
     })
@@ -529,7 +552,8 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
       listSpaces,
       memberSpaces,
       purgeExpired,
-      accessSpace
+      accessSpace,
+      readableSpaces
     } as const
   })
 }) {}

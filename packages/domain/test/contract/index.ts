@@ -22,6 +22,8 @@ import {
 import { at, makeMember, makeOrganization, makeTeam, makeUser, newInviteId, uniqueId } from "./fixtures.js"
 import { serviceContract } from "./services.js"
 import { contentContract } from "./content.js"
+import { importsContract } from "./imports.js"
+import { searchContract } from "./search.js"
 import { spacesContract } from "./spaces.js"
 
 /** Walks every page of a list, checking page sizes, and returns all items in order. */
@@ -403,6 +405,8 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
     serviceContract(makeLayer(), DomainServices)
     spacesContract(makeLayer(), DomainServices)
     contentContract(makeLayer(), DomainServices)
+    searchContract(makeLayer(), DomainServices)
+    importsContract(makeLayer(), DomainServices)
   })
 }
 export { spacesModelProperty } from "./spacesModel.js"

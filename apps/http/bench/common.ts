@@ -1,0 +1,65 @@
+/** What the benchmark scripts share: HTTP calls with the admin token, timing, sizes, a schema of their own on a server. */
+import { readdirSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { SqlClient } from "@effect/sql"
+import { PgServerClient } from "@octavo/adapters-pg"
+import { Effect } from "effect"
+
+export const ADMIN = "bench-admin-token"
+
+export const request = async (base: string, method: string, path: string, body?: unknown) => {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const text = await response.text()
+  if (response.status >= 400) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`)
+  return text === "" ? undefined : JSON.parse(text)
+}
+
+export interface Timing {
+  readonly median: number
+  readonly p95: number
+}
+
+export const timing = (samples: ReadonlyArray<number>): Timing => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return { median: sorted[Math.floor(sorted.length / 2)] ?? 0, p95: sorted[Math.floor(sorted.length * 0.95)] ?? 0 }
+}
+
+/** Runs `one` `count` times in a row: the median and 95th percentile of the durations. */
+export const timed = async (count: number, one: (i: number) => Promise<unknown>): Promise<Timing> => {
+  const samples: Array<number> = []
+  for (let i = 0; i < count; i++) {
+    const t = performance.now()
+    await one(i)
+    samples.push(performance.now() - t)
+  }
+  return timing(samples)
+}
+
+export const ms = (f: Timing) => `median ${f.median.toFixed(1).padStart(7)} ms   p95 ${f.p95.toFixed(1).padStart(7)} ms`
+
+/** The size of a PGlite data directory's tables and indexes (the write-ahead log left out). */
+export const dirSize = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce((sum, entry) => {
+    const path = join(dir, entry.name)
+    if (entry.name === "pg_wal") return sum
+    return sum + (entry.isDirectory() ? dirSize(path) : statSync(path).size)
+  }, 0)
+
+/** Runs `use` with a fresh schema on the PostgreSQL server at `url`, dropped afterwards; `size` measures its tables. */
+export const withBenchSchema = <A, E, R>(url: string, use: (schema: string, size: () => Promise<number>) => Effect.Effect<A, E, R>) => {
+  const schema = `bench_${Date.now()}`
+  const onServer = <B>(f: (sql: SqlClient.SqlClient) => Effect.Effect<B, unknown>) =>
+    Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.provide(PgServerClient(url)), Effect.orDie)
+  const size = () =>
+    Effect.runPromise(onServer((sql) => sql<{ readonly bytes: string }>`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${schema} AND c.relkind = 'r'`).pipe(
+      Effect.map((rows) => Number(rows[0]?.bytes ?? 0))
+    ))
+  return Effect.zipRight(onServer((sql) => sql.unsafe(`CREATE SCHEMA ${schema}`)), use(schema, size)).pipe(
+    Effect.ensuring(onServer((sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
+  )
+}

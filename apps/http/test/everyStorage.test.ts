@@ -1,0 +1,43 @@
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/adapters-pg"
+import type { StoragePorts } from "@octavo/domain"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { call, testServer } from "./harness.js"
+import { world } from "./scenario.js"
+import { testSite } from "./site.js"
+
+/** Import a site, search it, change it through a change request, search again: on one storage. */
+const importAndSearch = (storage: Layer.Layer<StoragePorts, unknown>) =>
+  Effect.gen(function*() {
+    const site = yield* testSite
+    const w = yield* world
+    const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Acme" } })
+    const spaceId = space.body.id as string
+    const imported = yield* call("POST", `/v1/spaces/${spaceId}/content/import`, { token: w.bob.token, body: { source: "website", url: `${site.origin}/docs/` } })
+    expect(imported.body).toMatchObject({ importedResources: 5, totalResources: 6 })
+    const search = (path: string, query: string) => call("GET", `${path}/search?query=${encodeURIComponent(query)}`, { token: w.bob.token })
+    const found = yield* search(`/v1/spaces/${spaceId}`, "zeppelin package")
+    expect(found.body.items.map((p: any) => [p.path, p.sections.map((s: any) => s.path)])).toEqual([["docs/guide/install", ["docs/guide/install#steps"]]])
+    const install = found.body.items[0].id as string
+    const cr = yield* call("POST", `/v1/spaces/${spaceId}/change-requests`, { token: w.bob.token, body: { subject: "Rename" } })
+    yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, {
+      token: w.bob.token,
+      body: { changes: [{ type: "update_page", page: install, document: { markdown: "Install the blimp package." } }] }
+    })
+    expect((yield* search(`/v1/spaces/${spaceId}`, "blimp")).body.count).toBe(0)
+    expect((yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, { token: w.alice.token })).body.result).toBe("merge")
+    expect((yield* search(`/v1/spaces/${spaceId}`, "blimp")).body.items.map((p: any) => p.id)).toEqual([install])
+    expect((yield* search(`/v1/spaces/${spaceId}`, "zeppelin")).body.count).toBe(0)
+    const organization = yield* search(`/v1/orgs/${w.organizationId}`, "guide")
+    expect(organization.body.items.map((s: any) => [s.id, s.pages[0].path])).toEqual([[spaceId, "docs/guide"]])
+  }).pipe(Effect.provide(testServer(storage, { fetch: { allow: ["loopback"] } })), Effect.scoped)
+
+describe("search and import on every storage", () => {
+  it.live("memory", () => importAndSearch(MemoryStorage), 60_000)
+  it.live("embedded PostgreSQL (PGlite)", () => importAndSearch(PgStorage.pipe(Layer.provide(PgliteClient()))), 60_000)
+  const url = process.env["OCTAVO_TEST_DATABASE_URL"]
+  if (url !== undefined && url !== "") {
+    it.live("PostgreSQL server", () => importAndSearch(PgStorage.pipe(Layer.provide(PgServerClientInFreshSchema(url)))), 60_000)
+  }
+})

@@ -1,0 +1,151 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import {
+  MAX_TERMS,
+  type Page,
+  type PageHit,
+  type PageId,
+  pageKeyOf,
+  type SearchDocument,
+  SearchIndex,
+  type SearchTerm,
+  type Section,
+  type SpaceHit,
+  type SpaceId
+} from "@octavo/domain"
+import { Array as Arr, Effect, Layer, Option } from "effect"
+import { selectPage } from "./Sql.js"
+
+// Rows per INSERT: seven parameters each, far below Postgres's 65,535.
+const INSERT_CHUNK = 500
+
+interface DocumentRow {
+  readonly space_id: SpaceId
+  readonly page_id: PageId
+  readonly title: string
+  readonly path: string
+  readonly sections: ReadonlyArray<Section>
+  readonly title_lexemes: ReadonlyArray<string>
+  readonly lexemes: ReadonlyArray<string>
+}
+
+interface PageHitRow extends DocumentRow {
+  readonly matched: number
+  readonly title_matched: number
+}
+
+interface SpaceHitRow {
+  readonly space_id: SpaceId
+  readonly rank: number
+}
+
+/** A section's own fields, whatever else the object carries. */
+const sectionOf = (s: Section): Section => ({ id: s.id, title: s.title, anchor: s.anchor, body: s.body })
+
+// Lexemes come back as the tsvector keeps them: distinct and sorted, not in the order given.
+const toDocument = (row: DocumentRow): SearchDocument => ({
+  spaceId: row.space_id,
+  pageId: row.page_id,
+  title: row.title,
+  path: row.path,
+  sections: row.sections.map(sectionOf),
+  titleLexemes: row.title_lexemes,
+  lexemes: row.lexemes
+})
+
+const toPageHit = (row: PageHitRow): PageHit => ({
+  document: toDocument(row),
+  matched: row.matched,
+  titleMatched: row.title_matched
+})
+
+/** A term as tsquery text: the lexeme quoted, `:*` for a prefix. Lexemes hold no quote; doubling one keeps it literal. */
+const tsqueryOf = (term: SearchTerm): string => `'${term.lexeme.replace(/'/g, "''")}'${term.prefix ? ":*" : ""}`
+
+const noHits = <A>(): Page<A> => ({ items: [], count: 0, next: Option.none() })
+
+/** The last upsert of each page wins, as when the documents are applied one after another. */
+const lastOfEachPage = (documents: ReadonlyArray<SearchDocument>): ReadonlyArray<SearchDocument> =>
+  [...new Map(documents.map((d) => [d.pageId, d] as const)).values()]
+
+export const SearchIndexLive = Layer.effect(
+  SearchIndex,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /**
+     * Matching documents `d` of the spaces, with `m.matched`, `m.title_matched` and `r.rank` (rankOf):
+     * the GIN index finds the documents matching any term, then each one counts its terms once.
+     */
+    const matching = (spaceIds: ReadonlyArray<SpaceId>, terms: ReadonlyArray<SearchTerm>) => {
+      const queries = terms.map(tsqueryOf)
+      const max = sql.literal(String(MAX_TERMS))
+      const perMatch = sql.literal(String(MAX_TERMS + 1))
+      return {
+        from: sql`FROM search_documents d
+          CROSS JOIN LATERAL (SELECT count(*) FILTER (WHERE d.lexemes @@ q.term)::int AS matched,
+              count(*) FILTER (WHERE d.title_lexemes @@ q.term)::int AS title_matched
+            FROM unnest(${queries}::tsquery[]) AS q (term)) m
+          CROSS JOIN LATERAL (SELECT (${max} - m.matched) * ${perMatch} + (${max} - m.title_matched) AS rank) r`,
+        where: [
+          sql`d.space_id = ANY(${spaceIds}::text[])`,
+          sql`d.lexemes @@ ${queries.join(" | ")}::tsquery`
+        ]
+      }
+    }
+
+    return SearchIndex.of({
+      update: (spaceId, documents, removed) =>
+        sql.withTransaction(Effect.gen(function*() {
+          // Removals first, then upserts: a page both removed and given a document keeps the document.
+          if (removed.length > 0) {
+            yield* sql`DELETE FROM search_documents WHERE space_id = ${spaceId} AND page_id = ANY(${removed}::text[])`
+          }
+          yield* Effect.forEach(Arr.chunksOf(lastOfEachPage(documents), INSERT_CHUNK), (chunk) =>
+            sql`INSERT INTO search_documents (space_id, page_id, title, path, sections, title_lexemes, lexemes)
+              VALUES ${
+              sql.csv(chunk.map((d) =>
+                sql`(${spaceId}, ${d.pageId}, ${d.title}, ${d.path},
+                  ${JSON.stringify(d.sections.map(sectionOf))}::jsonb,
+                  array_to_tsvector(${d.titleLexemes}::text[]), array_to_tsvector(${d.lexemes}::text[]))`
+              ))
+            }
+              ON CONFLICT (space_id, page_id) DO UPDATE SET title = excluded.title, path = excluded.path,
+                sections = excluded.sections, title_lexemes = excluded.title_lexemes, lexemes = excluded.lexemes`, { discard: true })
+        })).pipe(Effect.orDie),
+      removeSpace: (spaceId) =>
+        sql`DELETE FROM search_documents WHERE space_id = ${spaceId}`.pipe(Effect.asVoid, Effect.orDie),
+      pages: (spaceIds, terms, page) => {
+        if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<PageHit>())
+        const { from, where } = matching(spaceIds, terms)
+        // pageKeyOf: the rank as three digits, a space, the path; "C" so that it sorts as JavaScript's `<`.
+        return selectPage(sql, {
+          select: sql`d.space_id, d.page_id, d.title, d.path, d.sections,
+            tsvector_to_array(d.title_lexemes) AS title_lexemes, tsvector_to_array(d.lexemes) AS lexemes,
+            m.matched, m.title_matched`,
+          from: sql`${from}
+            CROSS JOIN LATERAL (SELECT (lpad(r.rank::text, 3, '0') || ' ' || d.path) COLLATE "C" AS page_key) k`,
+          where,
+          keyset: { value: "k.page_key", id: "d.page_id", orderKey: true },
+          order: "asc",
+          page,
+          toItem: toPageHit,
+          keysetOf: (hit) => [pageKeyOf(hit), hit.document.pageId]
+        })
+      },
+      spaces: (spaceIds, terms, page) => {
+        if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<SpaceHit>())
+        const { from, where } = matching(spaceIds, terms)
+        return selectPage(sql, {
+          select: sql`s.space_id, s.rank`,
+          from: sql`FROM (SELECT d.space_id, min(r.rank)::int AS rank ${from} WHERE ${sql.and(where)} GROUP BY d.space_id) s`,
+          where: [],
+          keyset: { value: "s.rank", id: "s.space_id" },
+          order: "asc",
+          page,
+          toItem: (row: SpaceHitRow): SpaceHit => ({ spaceId: row.space_id, rank: row.rank }),
+          keysetOf: (hit) => [hit.rank, hit.spaceId]
+        })
+      }
+    })
+  })
+)

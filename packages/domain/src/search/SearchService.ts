@@ -1,0 +1,142 @@
+import { Effect, Option, Schema } from "effect"
+import type { OrganizationId, PageId, SpaceId } from "../shared/Ids.js"
+import { boundedString, validate } from "../shared/Limits.js"
+import { type Page, type PageRequest } from "../shared/Pagination.js"
+import type { Space } from "../spaces/Space.js"
+import { Spaces } from "../spaces/SpaceService.js"
+import { type PageHit, SearchIndex, type SearchTerm, type Section } from "./Ports.js"
+import { countMatches, MAX_TERMS, termMatches } from "./Rank.js"
+import { isStopWord, lexemesOf, wordsOf } from "./Text.js"
+import { stem } from "./Stemmer.js"
+
+export const SearchInput = Schema.Struct({ query: boundedString({ min: 1, max: 512 }) })
+export type SearchInput = typeof SearchInput.Type
+
+/** Pages shown under each space of an organization search, best first. */
+export const PAGES_PER_SPACE = 5
+/** Sections shown under each page, in the page's order. */
+export const SECTIONS_PER_PAGE = 5
+/** Characters of a section's body shown in a result. */
+export const SNIPPET_LENGTH = 300
+
+/** A prefix shorter than this would match nearly every page: a last word this short is left out. */
+const MIN_PREFIX = 2
+
+const commonPrefix = (a: string, b: string): string => {
+  let i = 0
+  while (i < a.length && i < b.length && a[i] === b[i]) i++
+  return a.slice(0, i)
+}
+
+/**
+ * The terms of a query: the stems of its words, stop words left out, at most MAX_TERMS. The last
+ * word is still being typed unless the query ends with a space or punctuation: it matches words
+ * it starts (by the part it shares with its stem, so "configura" finds "configuration").
+ */
+export const termsOf = (query: string): ReadonlyArray<SearchTerm> => {
+  const words = wordsOf(query)
+  const typing = /[\p{L}\p{N}]$/u.test(query)
+  const terms: Array<SearchTerm> = []
+  const seen = new Set<string>()
+  const add = (term: SearchTerm) => {
+    const key = `${term.prefix ? "*" : "="}${term.lexeme}`
+    if (!seen.has(key) && terms.length < MAX_TERMS) {
+      seen.add(key)
+      terms.push(term)
+    }
+  }
+  words.forEach((word, i) => {
+    if (typing && i === words.length - 1) {
+      const prefix = commonPrefix(word, stem(word))
+      if (prefix.length >= MIN_PREFIX) add({ lexeme: prefix, prefix: true })
+    } else if (!isStopWord(word)) {
+      add({ lexeme: stem(word), prefix: false })
+    }
+  })
+  return terms
+}
+
+/** A section in a result: its body cut to the part around the first word that matched. */
+const snippet = (body: string, terms: ReadonlyArray<SearchTerm>): string => {
+  let start = 0
+  for (const match of body.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const lexemes = lexemesOf(match[0])
+    if (terms.some((term) => termMatches(lexemes, term))) {
+      start = match.index ?? 0
+      break
+    }
+  }
+  // Some words of context before the match, from a word boundary.
+  let from = Math.max(0, start - 60)
+  if (from > 0) from = body.indexOf(" ", from) + 1 || from
+  const cut = body.slice(from, from + SNIPPET_LENGTH)
+  return `${from > 0 ? "…" : ""}${cut}${from + SNIPPET_LENGTH < body.length ? "…" : ""}`
+}
+
+/** A page found, with the sections that match (the first one when only the title did). */
+export interface PageResult {
+  readonly pageId: PageId
+  readonly title: string
+  readonly path: string
+  readonly sections: ReadonlyArray<Section>
+}
+
+/** A space found, with its best pages. */
+export interface SpaceResult {
+  readonly space: Space
+  readonly pages: ReadonlyArray<PageResult>
+}
+
+const resultOf = (hit: PageHit, terms: ReadonlyArray<SearchTerm>): PageResult => {
+  const { document } = hit
+  const matching = document.sections.filter((s) => countMatches(lexemesOf(`${s.title} ${s.body}`), terms) > 0)
+  const shown = (matching.length > 0 ? matching : document.sections.slice(0, 1)).slice(0, SECTIONS_PER_PAGE)
+  return {
+    pageId: document.pageId,
+    title: document.title,
+    path: document.path,
+    sections: shown.map((s) => ({ ...s, body: snippet(s.body, terms) }))
+  }
+}
+
+const emptyPage: Page<never> = { items: [], count: 0, next: Option.none() }
+
+/** Full-text search in the active revisions of the spaces a caller may read. */
+export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
+  dependencies: [Spaces.Default],
+  effect: Effect.gen(function*() {
+    const spaceService = yield* Spaces
+    const index = yield* SearchIndex
+
+    /** Pages of one space, best first; `read` level on the space. */
+    const inSpace = (spaceId: SpaceId, input: SearchInput, request: PageRequest) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(SearchInput)(input)
+        yield* spaceService.accessSpace(spaceId)
+        const terms = termsOf(valid.query)
+        if (terms.length === 0) return emptyPage as Page<PageResult>
+        const hits = yield* index.pages([spaceId], terms, request)
+        return { ...hits, items: hits.items.map((hit) => resultOf(hit, terms)) } satisfies Page<PageResult>
+      })
+
+    /** Spaces of the organization the caller may read, best first, each with its best pages. */
+    const inOrganization = (organizationId: OrganizationId, input: SearchInput, request: PageRequest) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(SearchInput)(input)
+        const readable = yield* spaceService.readableSpaces(organizationId, "search this organization")
+        const terms = termsOf(valid.query)
+        if (terms.length === 0 || readable.length === 0) return emptyPage as Page<SpaceResult>
+        const byId = new Map(readable.map((space) => [space.id, space]))
+        const hits = yield* index.spaces(readable.map((space) => space.id), terms, request)
+        // The index only answers for the spaces it was given: each hit is one of `readable`.
+        const items = yield* Effect.forEach(hits.items, (hit) =>
+          Effect.map(index.pages([hit.spaceId], terms, { limit: PAGES_PER_SPACE, after: Option.none() }), (pages): SpaceResult => ({
+            space: byId.get(hit.spaceId) as Space,
+            pages: pages.items.map((page) => resultOf(page, terms))
+          })))
+        return { ...hits, items } satisfies Page<SpaceResult>
+      })
+
+    return { inSpace, inOrganization } as const
+  })
+}) {}

@@ -1,0 +1,73 @@
+import { expect, layer } from "@effect/vitest"
+import { Effect, Either, Layer, Option } from "effect"
+import {
+  Content,
+  type DomainServices,
+  FetchFailed,
+  ImportServices,
+  Imports,
+  pageTree,
+  Search,
+  Spaces,
+  type StoragePorts,
+  WebFetcher
+} from "../../src/index.js"
+import { adminOfNewOrganization } from "./fixtures.js"
+
+const html = (title: string, body: string) => new TextEncoder().encode(`<html><head><title>${title}</title></head><body><main>${body}</main></body></html>`)
+const gif = Uint8Array.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 5, 0, 7, 0, 0, 0, 0])
+
+/** A site held in memory: what the fetcher answers for each URL; anything else is a 404. */
+const site: Readonly<Record<string, { readonly contentType: string; readonly body: Uint8Array }>> = {
+  "https://docs.example/": { contentType: "text/html", body: html("Home", `<h1>Home</h1><p>See <a href="/setup/">setup</a> and <a href="/gone">gone</a>.</p>`) },
+  "https://docs.example/setup/": { contentType: "text/html", body: html("Setup", `<h1>Setup</h1><p>Tune the <a href="disk">disk</a>.</p><img src="/logo.gif" alt="Logo">`) },
+  "https://docs.example/setup/disk": { contentType: "text/html", body: html("Disks", `<p>Quasar partitions.</p>`) },
+  "https://docs.example/logo.gif": { contentType: "image/gif", body: gif }
+}
+
+const FakeWebFetcher = Layer.succeed(WebFetcher, {
+  fetch: (url) =>
+    url.startsWith("https://refused.example")
+      ? Effect.fail(new FetchFailed({ url, reason: "the address 10.0.0.1 is a private address, which this server may not fetch" }))
+      : Effect.succeed({ url, status: site[url] === undefined ? 404 : 200, contentType: site[url]?.contentType ?? "text/html", body: site[url]?.body ?? new Uint8Array() })
+})
+
+/** Importing through the domain: the same pages, files and counts on every adapter. */
+export const importsContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+  layer(Layer.merge(services, ImportServices.pipe(Layer.provide(FakeWebFetcher))).pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("imports", (it) => {
+    it.effect("a website becomes nested pages and files in one revision, searchable at once", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const content = yield* Content
+        const imports = yield* Imports
+        const search = yield* Search
+        const { organization, run } = yield* adminOfNewOrganization
+        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+        const result = yield* run(imports.intoSpace(space.id, { source: "website", url: "https://docs.example/" }))
+        expect(result).toMatchObject({ importedResources: 4, totalResources: 5 })
+        const view = yield* run(content.current(space.id))
+        expect(view.revision.id).toBe(result.revision)
+        const shape = (nodes: ReturnType<typeof pageTree>): any => nodes.map((n) => [n.path, n.page.title, shape(n.pages)])
+        expect(shape(pageTree(view.content))).toEqual([["home", "Home", [["home/setup", "Setup", [["home/setup/disk", "Disks", []]]]]]])
+        expect([...view.content.files.values()].map((f) => [f.name, f.contentType, f.dimensions])).toEqual([["logo.gif", "image/gif", { width: 5, height: 7 }]])
+        const setup = [...view.content.pages.values()].find((p) => p.title === "Setup")!
+        expect(setup.markdown).toContain("[disk](/home/setup/disk)")
+        expect(setup.markdown).toContain("![Logo](.gitbook/assets/logo.gif)")
+        const found = yield* run(search.inSpace(space.id, { query: "quasar" }, { limit: 10, after: Option.none() }))
+        expect(found.items.map((p) => p.path)).toEqual(["home/setup/disk"])
+      }))
+
+    it.effect("a refused or failed first page is invalid input and writes nothing", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const content = yield* Content
+        const imports = yield* Imports
+        const { organization, run } = yield* adminOfNewOrganization
+        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+        for (const url of ["https://refused.example/", "https://docs.example/missing", "https://docs.example/logo.gif"]) {
+          const result = yield* Effect.either(run(imports.intoSpace(space.id, { source: "website", url })))
+          expect(Either.isLeft(result) && result.left._tag).toBe("InvalidInput")
+        }
+        expect((yield* run(content.current(space.id))).revision.id).toBe(space.revisionId)
+      }))
+  })

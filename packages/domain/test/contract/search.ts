@@ -1,0 +1,168 @@
+import { expect, layer } from "@effect/vitest"
+import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
+import {
+  Actor,
+  ChangeRequests,
+  Content,
+  type DomainServices,
+  type PageRequest,
+  type PageResult,
+  Search,
+  SearchIndex,
+  Spaces,
+  type StoragePorts
+} from "../../src/index.js"
+import { adminOfNewOrganization, makeMember, makeUser } from "./fixtures.js"
+import { walk } from "./index.js"
+
+const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
+
+const first: PageRequest = { limit: 50, after: Option.none() }
+
+const titles = (pages: ReadonlyArray<PageResult>) => pages.map((p) => p.title)
+
+const guide = [
+  { type: "insert_page", title: "Installing the CLI", document: { markdown: "Run npm to set it up.\n\n## Requirements\n\nNode 20." } },
+  { type: "insert_page", title: "Configuration", document: { markdown: "After the installation, edit the CLI settings file." } },
+  { type: "insert_page", title: "CLI reference", document: { markdown: "Every command and flag." } },
+  { type: "insert_page", title: "Troubleshooting", document: { markdown: "When the install fails, read the log.\n\n## Network errors\n\nCheck the proxy." } },
+  { type: "insert_page", title: "Changelog", document: { markdown: "Release notes." } }
+] as const
+
+/** A new organization's space holding the guide's pages. */
+const guideSpace = Effect.gen(function*() {
+  const spaces = yield* Spaces
+  const content = yield* Content
+  const { organization, run } = yield* adminOfNewOrganization
+  const { space } = yield* run(spaces.createSpace(organization.id, { title: "Guide" }))
+  yield* run(content.editLive(space.id, { changes: [...guide] }))
+  return { run, space }
+})
+
+/** The search slice of the storage contract: the same answers from every adapter. */
+export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+  layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("search", (it) => {
+    it.effect("relevance: all words before some, title before body, with stems and the last word as a prefix", () =>
+      Effect.gen(function*() {
+        const search = yield* Search
+        const { run, space } = yield* guideSpace
+        const found = yield* run(search.inSpace(space.id, { query: "installing cli" }, first))
+        expect(titles(found.items)).toEqual(["Installing the CLI", "Configuration", "CLI reference", "Troubleshooting"])
+        expect(found.count).toBe(4)
+        // While typing, the last word matches the words it starts; once finished, only its stem.
+        expect(titles((yield* run(search.inSpace(space.id, { query: "configura" }, first))).items)).toEqual(["Configuration"])
+        expect(titles((yield* run(search.inSpace(space.id, { query: "conf" }, first))).items)).toEqual(["Configuration"])
+        expect((yield* run(search.inSpace(space.id, { query: "conf " }, first))).count).toBe(0)
+        expect(titles((yield* run(search.inSpace(space.id, { query: "installs." }, first))).items)).toEqual([
+          "Installing the CLI",
+          "Configuration",
+          "Troubleshooting"
+        ])
+        // Stop words alone find nothing; they are left out of longer queries.
+        expect((yield* run(search.inSpace(space.id, { query: "the of and " }, first))).count).toBe(0)
+        expect(titles((yield* run(search.inSpace(space.id, { query: "the changelog" }, first))).items)).toEqual(["Changelog"])
+      }))
+
+    it.effect("results: matching sections with anchors and snippets; paging returns each page once", () =>
+      Effect.gen(function*() {
+        const search = yield* Search
+        const { run, space } = yield* guideSpace
+        const found = yield* run(search.inSpace(space.id, { query: "proxy network" }, first))
+        expect(found.items).toEqual([{
+          pageId: found.items[0]?.pageId,
+          title: "Troubleshooting",
+          path: "troubleshooting",
+          sections: [{ id: "network-errors", anchor: "network-errors", title: "Network errors", body: "Check the proxy." }]
+        }])
+        // A page found by its title alone shows its first section.
+        const byTitle = yield* run(search.inSpace(space.id, { query: "changelog" }, first))
+        expect(byTitle.items[0]?.sections.map((s) => s.body)).toEqual(["Release notes."])
+        const all = yield* run(search.inSpace(space.id, { query: "cli install troubleshooting changelog" }, first))
+        expect(all.count).toBe(5)
+        const walked = yield* walk((request) => run(search.inSpace(space.id, { query: "cli install troubleshooting changelog" }, request)), 2)
+        expect(walked.map((p) => p.pageId)).toEqual(all.items.map((p) => p.pageId))
+      }))
+
+    it.effect("freshness: live edits, moves and deletions show at once; a change request only once merged", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const content = yield* Content
+        const changeRequests = yield* ChangeRequests
+        const search = yield* Search
+        const { organization, run } = yield* adminOfNewOrganization
+        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Guide" }))
+        const created = yield* run(content.editLive(space.id, {
+          changes: [{ type: "insert_page", title: "Platform", slug: "platform" }, { type: "insert_page", title: "Kubernetes", document: { markdown: "Deploy with helm charts." } }]
+        }))
+        const pages = [...created.content.pages.values()]
+        const platform = pages.find((p) => p.slug === "platform")!
+        const kubernetes = pages.find((p) => p.slug === "kubernetes")!
+        const helm = () => Effect.map(run(search.inSpace(space.id, { query: "helm" }, first)), (r) => r.items.map((p) => p.path))
+        expect(yield* helm()).toEqual(["kubernetes"])
+        // Moving a page moves what is found under it; renaming a parent renames the paths below.
+        yield* run(content.editLive(space.id, { changes: [{ type: "update_page", page: kubernetes.id, into: platform.id }] }))
+        expect(yield* helm()).toEqual(["platform/kubernetes"])
+        yield* run(content.editLive(space.id, { changes: [{ type: "update_page", page: platform.id, slug: "deploy" }] }))
+        expect(yield* helm()).toEqual(["deploy/kubernetes"])
+        const cr = yield* run(changeRequests.create(space.id, { subject: "Rewrite" }))
+        yield* run(changeRequests.edit(space.id, cr.changeRequest.id, {
+          changes: [{ type: "update_page", page: kubernetes.id, document: { markdown: "Deploy with kustomize." } }]
+        }))
+        expect(yield* helm()).toEqual(["deploy/kubernetes"])
+        yield* run(changeRequests.merge(space.id, cr.changeRequest.id))
+        expect(yield* helm()).toEqual([])
+        expect(titles((yield* run(search.inSpace(space.id, { query: "kustomize" }, first))).items)).toEqual(["Kubernetes"])
+        yield* run(content.editLive(space.id, { changes: [{ type: "delete_page", page: platform.id }] }))
+        expect((yield* run(search.inSpace(space.id, { query: "kustomize" }, first))).count).toBe(0)
+      }))
+
+    it.effect("organization: readable spaces only, best first with their pages; deleted spaces are not searched", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const content = yield* Content
+        const search = yield* Search
+        const { organization, run } = yield* adminOfNewOrganization
+        const api = (yield* run(spaces.createSpace(organization.id, { title: "API" }))).space
+        const handbook = (yield* run(spaces.createSpace(organization.id, { title: "Handbook" }))).space
+        yield* run(spaces.createSpace(organization.id, { title: "Empty" }))
+        yield* run(content.editLive(api.id, { changes: [{ type: "insert_page", title: "Webhooks", document: { markdown: "Retries of webhooks." } }] }))
+        yield* run(content.editLive(handbook.id, { changes: [{ type: "insert_page", title: "Holidays", document: { markdown: "Webhooks are an API thing." } }] }))
+        const found = yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))
+        expect(found.items.map((r) => [r.space.title, titles(r.pages)])).toEqual([["API", ["Webhooks"]], ["Handbook", ["Holidays"]]])
+        expect(found.count).toBe(2)
+        const duplicate = yield* run(spaces.duplicateSpace(api.id))
+        expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(3)
+        yield* run(spaces.deleteSpace(duplicate.space.id))
+        yield* run(spaces.deleteSpace(handbook.id))
+        expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).items.map((r) => r.space.title)).toEqual(["API"])
+        yield* run(spaces.restoreSpace(handbook.id))
+        expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(2)
+        // Purging a space forgets its documents.
+        yield* TestClock.adjust(Duration.days(8))
+        yield* spaces.purgeExpired
+        const index = yield* SearchIndex
+        expect((yield* index.pages([duplicate.space.id], [{ lexeme: "webhook", prefix: false }], first)).count).toBe(0)
+        // Another organization's member sees nothing of it; a guest may not search it.
+        const stranger = yield* makeUser()
+        const asStranger = Effect.provideService(Actor, stranger)
+        expect(failureTag(yield* Effect.either(asStranger(search.inOrganization(organization.id, { query: "webhooks" }, first))))).toBe("NotFound")
+        expect(failureTag(yield* Effect.either(asStranger(search.inSpace(api.id, { query: "webhooks" }, first))))).toBe("NotFound")
+        const guest = yield* makeUser()
+        yield* makeMember(organization, guest, null)
+        const asGuest = Effect.provideService(Actor, guest)
+        expect(failureTag(yield* Effect.either(asGuest(search.inOrganization(organization.id, { query: "webhooks" }, first))))).toBe("Forbidden")
+        expect(failureTag(yield* Effect.either(asGuest(search.inSpace(api.id, { query: "webhooks" }, first))))).toBe("NotFound")
+      }))
+
+    it.effect("limits: the query is 1 to 512 characters", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const search = yield* Search
+        const { organization, run } = yield* adminOfNewOrganization
+        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Guide" }))
+        expect(failureTag(yield* Effect.either(run(search.inSpace(space.id, { query: "" }, first))))).toBe("InvalidInput")
+        expect(failureTag(yield* Effect.either(run(search.inSpace(space.id, { query: "a".repeat(513) }, first))))).toBe("InvalidInput")
+        expect((yield* run(search.inSpace(space.id, { query: "word ".repeat(102) + "ab" }, first))).count).toBe(0)
+        expect(failureTag(yield* Effect.either(run(search.inOrganization(organization.id, { query: "x".repeat(513) }, first))))).toBe("InvalidInput")
+      }))
+  })
