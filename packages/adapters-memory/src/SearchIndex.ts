@@ -23,6 +23,8 @@ const hitsIn = (documents: Iterable<SearchDocument>, terms: ReadonlyArray<Search
   return hits
 }
 
+const pageKeyset = (hit: PageHit): Keyset => [pageKeyOf(hit), hit.document.pageId]
+
 /** The search index in memory: each space's documents, scanned per query with the domain's own matching and ranking. */
 export const MemorySearchIndex = Layer.effect(
   SearchIndex,
@@ -42,7 +44,16 @@ export const MemorySearchIndex = Layer.effect(
       pages: (spaceIds, terms, page) =>
         Effect.map(documentsOf(spaceIds), (held) => {
           const hits = held.flatMap((documents) => hitsIn(HashMap.values(documents), terms))
-          return pageInMemory(hits, (hit): Keyset => [pageKeyOf(hit), hit.document.pageId], "asc", page)
+          return pageInMemory(hits, pageKeyset, "asc", page)
+        }),
+      bestPages: (spaceIds, terms, perSpace) =>
+        Effect.map(documentsOf(spaceIds), (held) => {
+          const best = new Map<SpaceId, ReadonlyArray<PageHit>>()
+          held.forEach((documents, i) => {
+            const found = pageInMemory(hitsIn(HashMap.values(documents), terms), pageKeyset, "asc", { limit: perSpace, after: Option.none() })
+            if (found.items.length > 0) best.set(spaceIds[i] as SpaceId, found.items)
+          })
+          return best
         }),
       spaces: (spaceIds, terms, page) =>
         Effect.map(documentsOf(spaceIds), (held) => {

@@ -93,6 +93,9 @@ export const SearchIndexLive = Layer.effect(
       }
     }
 
+    // pageKeyOf: the rank as three digits, a space, the path; "C" so that it sorts as JavaScript's `<`.
+    const pageKey = sql`CROSS JOIN LATERAL (SELECT (lpad(r.rank::text, 3, '0') || ' ' || d.path) COLLATE "C" AS page_key) k`
+
     return SearchIndex.of({
       update: (spaceId, documents, removed) =>
         sql.withTransaction(Effect.gen(function*() {
@@ -117,13 +120,11 @@ export const SearchIndexLive = Layer.effect(
       pages: (spaceIds, terms, page) => {
         if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<PageHit>())
         const { from, where } = matching(spaceIds, terms)
-        // pageKeyOf: the rank as three digits, a space, the path; "C" so that it sorts as JavaScript's `<`.
         return selectPage(sql, {
           select: sql`d.space_id, d.page_id, d.title, d.path, d.sections,
             tsvector_to_array(d.title_lexemes) AS title_lexemes, tsvector_to_array(d.lexemes) AS lexemes,
             m.matched, m.title_matched`,
-          from: sql`${from}
-            CROSS JOIN LATERAL (SELECT (lpad(r.rank::text, 3, '0') || ' ' || d.path) COLLATE "C" AS page_key) k`,
+          from: sql`${from} ${pageKey}`,
           where,
           keyset: { value: "k.page_key", id: "d.page_id", orderKey: true },
           order: "asc",
@@ -131,6 +132,32 @@ export const SearchIndexLive = Layer.effect(
           toItem: toPageHit,
           keysetOf: (hit) => [pageKeyOf(hit), hit.document.pageId]
         })
+      },
+      bestPages: (spaceIds, terms, perSpace) => {
+        if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(new Map<SpaceId, ReadonlyArray<PageHit>>())
+        const { from, where } = matching(spaceIds, terms)
+        // Ranked on the narrow columns first; only the pages kept are read whole.
+        return sql<PageHitRow>`WITH ranked AS (
+            SELECT d.space_id, d.page_id, m.matched, m.title_matched, k.page_key,
+              row_number() OVER (PARTITION BY d.space_id ORDER BY k.page_key, d.page_id) AS n
+            ${from} ${pageKey} WHERE ${sql.and(where)})
+          SELECT doc.space_id, doc.page_id, doc.title, doc.path, doc.sections,
+            tsvector_to_array(doc.title_lexemes) AS title_lexemes, tsvector_to_array(doc.lexemes) AS lexemes,
+            ranked.matched, ranked.title_matched
+          FROM ranked JOIN search_documents doc ON doc.space_id = ranked.space_id AND doc.page_id = ranked.page_id
+          WHERE ranked.n <= ${perSpace}
+          ORDER BY ranked.space_id, ranked.page_key, ranked.page_id`.pipe(
+          Effect.map((rows) => {
+            const best = new Map<SpaceId, Array<PageHit>>()
+            for (const row of rows) {
+              const list = best.get(row.space_id) ?? []
+              list.push(toPageHit(row))
+              best.set(row.space_id, list)
+            }
+            return best as ReadonlyMap<SpaceId, ReadonlyArray<PageHit>>
+          }),
+          Effect.orDie
+        )
       },
       spaces: (spaceIds, terms, page) => {
         if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<SpaceHit>())

@@ -341,6 +341,13 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
                 if (pages(first).count > query.limit) paged++
                 walked += yield* walkPages((request) => Effect.map(index.pages(spaceIds, query.terms, request), comparable), pages, query.limit)
                 yield* walkPages((request) => index.spaces(spaceIds, query.terms, request), spaces, query.limit)
+                // Each space's best pages are the first of its own `pages`.
+                const best = yield* index.bestPages(spaceIds, query.terms, query.limit)
+                const expected = new Map(spaceIds.flatMap((id) => {
+                  const items = referencePages(all, [id], query.terms)({ limit: query.limit, after: Option.none() }).items
+                  return items.length === 0 ? [] : [[id, items] as const]
+                }))
+                expect(new Map(Array.from(best, ([id, hits]) => [id, hits.map((hit) => ({ ...hit, document: sortedLexemes(hit.document) }))]))).toEqual(expected)
                 // A position between items: strictly after it, whatever it is.
                 const { page, path, rank, space } = query.after
                 const pageAfter: PageRequest = {

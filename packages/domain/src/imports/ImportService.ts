@@ -135,7 +135,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
           return parsed.origin === origin && parsed.pathname.startsWith(scope)
         }
         const pages: Array<ImportedPage> = [{ url: first.url, html: readHtml(decodeHtml(first.body), first.url) }]
-        const aliases = new Map<string, string>([[withoutFragment(start), first.url], [first.url, first.url]])
+        const aliases = new Map<string, string>([[withoutFragment(new URL(start).href), first.url], [first.url, first.url]])
         const seen = new Set<string>(aliases.keys())
         let frontier: ReadonlyArray<ImportedPage> = pages
         for (let depth = 1; depth <= IMPORT_LIMITS.depth && frontier.length > 0; depth++) {

@@ -68,6 +68,15 @@ export class SearchIndex extends Context.Tag("@octavo/domain/SearchIndex")<Searc
   readonly removeSpace: (spaceId: SpaceId) => Effect.Effect<void>
   /** Matching pages of these spaces; `terms` holds 1 to MAX_TERMS terms. */
   readonly pages: (spaceIds: ReadonlyArray<SpaceId>, terms: ReadonlyArray<SearchTerm>, page: PageRequest) => Effect.Effect<Page<PageHit>>
+  /**
+   * The best `perSpace` matching pages of each of these spaces, in the order of `pages`; spaces
+   * without a match are absent.
+   */
+  readonly bestPages: (
+    spaceIds: ReadonlyArray<SpaceId>,
+    terms: ReadonlyArray<SearchTerm>,
+    perSpace: number
+  ) => Effect.Effect<ReadonlyMap<SpaceId, ReadonlyArray<PageHit>>>
   /** Spaces among these with a matching page. */
   readonly spaces: (spaceIds: ReadonlyArray<SpaceId>, terms: ReadonlyArray<SearchTerm>, page: PageRequest) => Effect.Effect<Page<SpaceHit>>
 }>() {}

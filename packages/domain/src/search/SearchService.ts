@@ -128,12 +128,12 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
         if (terms.length === 0 || readable.length === 0) return emptyPage as Page<SpaceResult>
         const byId = new Map(readable.map((space) => [space.id, space]))
         const hits = yield* index.spaces(readable.map((space) => space.id), terms, request)
+        const best = yield* index.bestPages(hits.items.map((hit) => hit.spaceId), terms, PAGES_PER_SPACE)
         // The index only answers for the spaces it was given: each hit is one of `readable`.
-        const items = yield* Effect.forEach(hits.items, (hit) =>
-          Effect.map(index.pages([hit.spaceId], terms, { limit: PAGES_PER_SPACE, after: Option.none() }), (pages): SpaceResult => ({
-            space: byId.get(hit.spaceId) as Space,
-            pages: pages.items.map((page) => resultOf(page, terms))
-          })))
+        const items = hits.items.map((hit): SpaceResult => ({
+          space: byId.get(hit.spaceId) as Space,
+          pages: (best.get(hit.spaceId) ?? []).map((page) => resultOf(page, terms))
+        }))
         return { ...hits, items } satisfies Page<SpaceResult>
       })
 

@@ -130,6 +130,12 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const found = yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))
         expect(found.items.map((r) => [r.space.title, titles(r.pages)])).toEqual([["API", ["Webhooks"]], ["Handbook", ["Holidays"]]])
         expect(found.count).toBe(2)
+        // Each space's best pages, in one call: the first of its own pages.
+        const index = yield* SearchIndex
+        const webhook = [{ lexeme: "webhook", prefix: true }]
+        const best = yield* index.bestPages([api.id, handbook.id], webhook, 1)
+        expect(best.get(api.id)).toEqual((yield* index.pages([api.id], webhook, { limit: 1, after: Option.none() })).items)
+        expect(best.get(handbook.id)?.map((hit) => hit.document.title)).toEqual(["Holidays"])
         const duplicate = yield* run(spaces.duplicateSpace(api.id))
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(3)
         yield* run(spaces.deleteSpace(duplicate.space.id))
@@ -140,7 +146,6 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         // Purging a space forgets its documents.
         yield* TestClock.adjust(Duration.days(8))
         yield* spaces.purgeExpired
-        const index = yield* SearchIndex
         expect((yield* index.pages([duplicate.space.id], [{ lexeme: "webhook", prefix: false }], first)).count).toBe(0)
         // Another organization's member sees nothing of it; a guest may not search it.
         const stranger = yield* makeUser()
