@@ -7,7 +7,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { DomainServices, Identity, ImportServices, Spaces, type StoragePorts } from "@octavo/domain"
+import { DomainServices, Identity, ImportServices, Search, Spaces, type StoragePorts } from "@octavo/domain"
 import { Cause, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
 import { apiError } from "./api/Errors.js"
@@ -156,6 +156,19 @@ const PurgeExpiredSpaces = Layer.scopedDiscard(
 )
 
 /**
+ * Search follows each space's active revision; at start, spaces whose documents lag behind (content
+ * from before search existed) are reindexed in the background.
+ */
+const ReindexStaleSpaces = Layer.scopedDiscard(
+  Effect.flatMap(Search, (search) =>
+    search.reindexStale.pipe(
+      Effect.tap((reindexed) => reindexed > 0 ? Effect.logInfo("Reindexed spaces for search").pipe(Effect.annotateLogs({ reindexed })) : Effect.void),
+      Effect.catchAllCause((cause) => Effect.logError("Reindexing spaces for search failed", cause)),
+      Effect.forkScoped
+    ))
+)
+
+/**
  * The whole HTTP application over a storage: the API, its OpenAPI document at /openapi.json and
  * the reference page at /docs. It needs an HttpServer (Node's in main, a test server in tests).
  */
@@ -169,7 +182,7 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ErrorBodies),
     Layer.provide(ApiLive),
-    Layer.provide(Layer.merge(bootstrapAdmin(options.adminToken), PurgeExpiredSpaces)),
+    Layer.provide(Layer.mergeAll(bootstrapAdmin(options.adminToken), PurgeExpiredSpaces, ReindexStaleSpaces)),
     Layer.provide(domain),
     Layer.provide(Layer.succeed(PublicUrl, options.publicUrl.replace(/\/+$/, "")))
   )

@@ -280,7 +280,8 @@ const follow = async (start: string, maxBytes: number, options: WebFetchOptions,
       continue
     }
     const body = await guarded(() => readBody(response, maxBytes, signal))
-    return { url: url.href, status, contentType: mediaType(response.headers["content-type"]), body }
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(response.headers["content-type"] ?? "")?.[1]
+    return { url: url.href, status, contentType: mediaType(response.headers["content-type"]), charset, body }
   }
 }
 

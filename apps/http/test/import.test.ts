@@ -89,6 +89,17 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
       expect(late.status).toBe(409)
     }))
 
+  it.scoped("a page is decoded in the character set its content type names", () =>
+    Effect.gen(function*() {
+      const site = yield* testSite
+      const w = yield* world
+      const spaceId = yield* newSpace(w.organizationId, w.alice.token)
+      const imported = yield* call("POST", `/v1/spaces/${spaceId}/content/import`, { token: w.alice.token, body: { source: "website", url: `${site.origin}/latin/` } })
+      expect(imported.body).toMatchObject({ importedResources: 1, totalResources: 1 })
+      const [page] = (yield* contentOf(spaceId, w.alice.token)).pages
+      expect([page.title, page.markdown]).toEqual(["Café", "Crème brûlée.\n"])
+    }))
+
   it.scoped("refusals write nothing: bad input, a page that fails, a locked space, callers without the right", () =>
     Effect.gen(function*() {
       const site = yield* testSite

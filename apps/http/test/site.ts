@@ -49,7 +49,11 @@ export const testSite = Effect.acquireRelease(
     const server = http.createServer((request, response) => {
       const path = request.url ?? "/"
       requested.push(path)
-      if (path === "/docs/img/diagram.png") {
+      if (path === "/latin/") {
+        // Latin-1 bytes, said only by the content type.
+        const html = "<html><body><main><h1>Caf\u00e9</h1><p>Cr\u00e8me br\u00fbl\u00e9e.</p></main></body></html>"
+        response.writeHead(200, { "content-type": "text/html; charset=ISO-8859-1" }).end(Buffer.from(html, "latin1"))
+      } else if (path === "/docs/img/diagram.png") {
         response.writeHead(200, { "content-type": "image/png" }).end(png)
       } else if (path === "/docs/data.json") {
         response.writeHead(200, { "content-type": "application/json" }).end("{}")

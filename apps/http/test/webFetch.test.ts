@@ -138,7 +138,7 @@ describe("WebFetch", () => {
       Effect.gen(function*() {
         const server = yield* serve(site)
         const fetched = yield* fetchWith(loopbackOnly, `${server.origin}/#top`)
-        expect(fetched).toEqual({ url: `${server.origin}/`, status: 200, contentType: "text/html", body: new TextEncoder().encode(page) })
+        expect(fetched).toEqual({ url: `${server.origin}/`, status: 200, contentType: "text/html", charset: "UTF-8", body: new TextEncoder().encode(page) })
         expect(server.headers.get("/")).toMatchObject({
           host: `127.0.0.1:${server.port}`,
           "user-agent": "Octavo-Importer/1.0",

@@ -40,28 +40,36 @@ export const MemorySearchIndex = Layer.effect(
           for (const document of documents) held = HashMap.set(held, document.pageId, document)
           return [undefined, { ...s, searchDocuments: HashMap.set(s.searchDocuments, spaceId, held) }] as const
         }),
-      removeSpace: (spaceId) => store.write((s) => [undefined, { ...s, searchDocuments: HashMap.remove(s.searchDocuments, spaceId) }] as const),
+      markIndexed: (spaceId, revisionId) =>
+        store.write((s) => [undefined, { ...s, searchRevisions: HashMap.set(s.searchRevisions, spaceId, revisionId) }] as const),
+      staleSpaces: (limit) =>
+        store.read((s) =>
+          Array.from(HashMap.values(s.spaces))
+            .filter((space) => space.deletedAt === undefined && Option.getOrUndefined(HashMap.get(s.searchRevisions, space.id)) !== space.revisionId)
+            .map((space) => space.id)
+            .sort()
+            .slice(0, limit)
+        ),
+      removeSpace: (spaceId) =>
+        store.write((s) => [undefined, {
+          ...s,
+          searchDocuments: HashMap.remove(s.searchDocuments, spaceId),
+          searchRevisions: HashMap.remove(s.searchRevisions, spaceId)
+        }] as const),
       pages: (spaceIds, terms, page) =>
         Effect.map(documentsOf(spaceIds), (held) => {
           const hits = held.flatMap((documents) => hitsIn(HashMap.values(documents), terms))
           return pageInMemory(hits, pageKeyset, "asc", page)
         }),
-      bestPages: (spaceIds, terms, perSpace) =>
-        Effect.map(documentsOf(spaceIds), (held) => {
-          const best = new Map<SpaceId, ReadonlyArray<PageHit>>()
-          held.forEach((documents, i) => {
-            const found = pageInMemory(hitsIn(HashMap.values(documents), terms), pageKeyset, "asc", { limit: perSpace, after: Option.none() })
-            if (found.items.length > 0) best.set(spaceIds[i] as SpaceId, found.items)
-          })
-          return best
-        }),
-      spaces: (spaceIds, terms, page) =>
+      spaces: (spaceIds, terms, perSpace, page) =>
         Effect.map(documentsOf(spaceIds), (held) => {
           const found: Array<SpaceHit> = []
           held.forEach((documents, i) => {
-            const hits = hitsIn(HashMap.values(documents), terms)
-            const rank = hits.reduce((best, h) => Math.min(best, rankOf(h.matched, h.titleMatched)), Infinity)
-            if (hits.length > 0) found.push({ spaceId: spaceIds[i] as SpaceId, rank })
+            const best = pageInMemory(hitsIn(HashMap.values(documents), terms), pageKeyset, "asc", { limit: Math.max(perSpace, 1), after: Option.none() })
+            const top = best.items[0]
+            if (top !== undefined) {
+              found.push({ spaceId: spaceIds[i] as SpaceId, rank: rankOf(top.matched, top.titleMatched), pages: best.items.slice(0, perSpace) })
+            }
           })
           return pageInMemory(found, (hit): Keyset => [hit.rank, hit.spaceId], "asc", page)
         })

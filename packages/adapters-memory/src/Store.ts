@@ -46,6 +46,8 @@ export interface State {
   readonly changeRequests: HashMap.HashMap<string, ChangeRequest>
   /** Search documents by space id, then page id. */
   readonly searchDocuments: HashMap.HashMap<string, HashMap.HashMap<string, SearchDocument>>
+  /** The revision each space's search documents follow, by space id. */
+  readonly searchRevisions: HashMap.HashMap<string, string>
 }
 
 export const emptyState: State = {
@@ -64,7 +66,8 @@ export const emptyState: State = {
   revisionContents: HashMap.empty(),
   blobs: HashMap.empty(),
   changeRequests: HashMap.empty(),
-  searchDocuments: HashMap.empty()
+  searchDocuments: HashMap.empty(),
+  searchRevisions: HashMap.empty()
 }
 
 /** Replaces an existing entry; updating what is not there changes nothing, as in SQL. */

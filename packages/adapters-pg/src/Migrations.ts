@@ -6,6 +6,7 @@ import { migration as spaces } from "./migrations/0002_spaces.js"
 import { migration as content } from "./migrations/0003_content.js"
 import { migration as changeRequests } from "./migrations/0004_change_requests.js"
 import { migration as search } from "./migrations/0005_search.js"
+import { migration as searchSpaces } from "./migrations/0006_search_spaces.js"
 
 /** One step of the schema, applied once and recorded in `octavo_migrations`. */
 export interface Migration {
@@ -16,7 +17,7 @@ export interface Migration {
 }
 
 /** Every migration, in the order they apply. Append; never edit one that has shipped. */
-export const migrations: ReadonlyArray<Migration> = [organizations, spaces, content, changeRequests, search]
+export const migrations: ReadonlyArray<Migration> = [organizations, spaces, content, changeRequests, search, searchSpaces]
 
 // Any constant will do as long as every Octavo server uses the same one.
 const MIGRATION_LOCK = 7_244_617_236_240_191n

@@ -33,9 +33,19 @@ interface PageHitRow extends DocumentRow {
   readonly title_matched: number
 }
 
-interface SpaceHitRow {
-  readonly space_id: SpaceId
-  readonly rank: number
+/** A row of `spaces`: the total, then one row per page shown (nulls when no space is). */
+interface SpaceRow {
+  readonly total: number
+  readonly space_id: SpaceId | null
+  readonly rank: number | null
+  readonly page_id: PageId | null
+  readonly title: string
+  readonly path: string
+  readonly sections: ReadonlyArray<Section>
+  readonly title_lexemes: ReadonlyArray<string>
+  readonly lexemes: ReadonlyArray<string>
+  readonly matched: number
+  readonly title_matched: number
 }
 
 /** A section's own fields, whatever else the object carries. */
@@ -115,8 +125,18 @@ export const SearchIndexLive = Layer.effect(
               ON CONFLICT (space_id, page_id) DO UPDATE SET title = excluded.title, path = excluded.path,
                 sections = excluded.sections, title_lexemes = excluded.title_lexemes, lexemes = excluded.lexemes`, { discard: true })
         })).pipe(Effect.orDie),
+      markIndexed: (spaceId, revisionId) =>
+        sql`INSERT INTO search_spaces (space_id, revision_id) VALUES (${spaceId}, ${revisionId})
+          ON CONFLICT (space_id) DO UPDATE SET revision_id = excluded.revision_id`.pipe(Effect.asVoid, Effect.orDie),
+      staleSpaces: (limit) =>
+        sql<{ readonly id: SpaceId }>`SELECT s.id FROM spaces s LEFT JOIN search_spaces x ON x.space_id = s.id
+          WHERE s.deleted_at IS NULL AND (x.revision_id IS NULL OR x.revision_id <> s.revision_id)
+          ORDER BY s.id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
       removeSpace: (spaceId) =>
-        sql`DELETE FROM search_documents WHERE space_id = ${spaceId}`.pipe(Effect.asVoid, Effect.orDie),
+        sql.withTransaction(Effect.all([
+          sql`DELETE FROM search_documents WHERE space_id = ${spaceId}`,
+          sql`DELETE FROM search_spaces WHERE space_id = ${spaceId}`
+        ])).pipe(Effect.asVoid, Effect.orDie),
       pages: (spaceIds, terms, page) => {
         if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<PageHit>())
         const { from, where } = matching(spaceIds, terms)
@@ -133,45 +153,50 @@ export const SearchIndexLive = Layer.effect(
           keysetOf: (hit) => [pageKeyOf(hit), hit.document.pageId]
         })
       },
-      bestPages: (spaceIds, terms, perSpace) => {
-        if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(new Map<SpaceId, ReadonlyArray<PageHit>>())
+      spaces: (spaceIds, terms, perSpace, page) => {
+        if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<SpaceHit>())
         const { from, where } = matching(spaceIds, terms)
-        // Ranked on the narrow columns first; only the pages kept are read whole.
-        return sql<PageHitRow>`WITH ranked AS (
-            SELECT d.space_id, d.page_id, m.matched, m.title_matched, k.page_key,
+        const after = Option.match(page.after, {
+          onNone: () => sql`TRUE`,
+          onSome: ([rank, spaceId]) => sql`(s.rank, s.space_id) > (${rank}, ${spaceId})`
+        })
+        // One pass over the matching documents: each is ranked once, on the narrow columns; spaces
+        // take their best rank and are counted and paged; only the pages shown are read whole.
+        return sql<SpaceRow>`WITH ranked AS (
+            SELECT d.space_id, d.page_id, m.matched, m.title_matched, r.rank, k.page_key,
               row_number() OVER (PARTITION BY d.space_id ORDER BY k.page_key, d.page_id) AS n
-            ${from} ${pageKey} WHERE ${sql.and(where)})
-          SELECT doc.space_id, doc.page_id, doc.title, doc.path, doc.sections,
+            ${from} ${pageKey} WHERE ${sql.and(where)}),
+          found AS (SELECT space_id, min(rank)::int AS rank FROM ranked GROUP BY space_id),
+          shown AS (SELECT s.space_id, s.rank FROM found s WHERE ${after} ORDER BY s.rank, s.space_id LIMIT ${page.limit + 1})
+          SELECT t.total, shown.space_id, shown.rank, doc.page_id, doc.title, doc.path, doc.sections,
             tsvector_to_array(doc.title_lexemes) AS title_lexemes, tsvector_to_array(doc.lexemes) AS lexemes,
             ranked.matched, ranked.title_matched
-          FROM ranked JOIN search_documents doc ON doc.space_id = ranked.space_id AND doc.page_id = ranked.page_id
-          WHERE ranked.n <= ${perSpace}
-          ORDER BY ranked.space_id, ranked.page_key, ranked.page_id`.pipe(
+          FROM (SELECT count(*)::int AS total FROM found) t
+            LEFT JOIN shown ON TRUE
+            LEFT JOIN ranked ON ranked.space_id = shown.space_id AND ranked.n <= ${perSpace}
+            LEFT JOIN search_documents doc ON doc.space_id = ranked.space_id AND doc.page_id = ranked.page_id
+          ORDER BY shown.rank, shown.space_id, ranked.page_key, ranked.page_id`.pipe(
           Effect.map((rows) => {
-            const best = new Map<SpaceId, Array<PageHit>>()
+            const hits: Array<{ readonly spaceId: SpaceId; readonly rank: number; readonly pages: Array<PageHit> }> = []
             for (const row of rows) {
-              const list = best.get(row.space_id) ?? []
-              list.push(toPageHit(row))
-              best.set(row.space_id, list)
+              if (row.space_id === null || row.rank === null) continue
+              let hit = hits[hits.length - 1]
+              if (hit?.spaceId !== row.space_id) {
+                hit = { spaceId: row.space_id, rank: row.rank, pages: [] }
+                hits.push(hit)
+              }
+              if (row.page_id !== null) hit.pages.push(toPageHit({ ...row, space_id: row.space_id } as PageHitRow))
             }
-            return best as ReadonlyMap<SpaceId, ReadonlyArray<PageHit>>
+            const items = hits.slice(0, page.limit)
+            const last = items[items.length - 1]
+            return {
+              items,
+              count: rows[0]?.total ?? 0,
+              next: hits.length > page.limit && last !== undefined ? Option.some([last.rank, last.spaceId] as const) : Option.none()
+            } satisfies Page<SpaceHit>
           }),
           Effect.orDie
         )
-      },
-      spaces: (spaceIds, terms, page) => {
-        if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<SpaceHit>())
-        const { from, where } = matching(spaceIds, terms)
-        return selectPage(sql, {
-          select: sql`s.space_id, s.rank`,
-          from: sql`FROM (SELECT d.space_id, min(r.rank)::int AS rank ${from} WHERE ${sql.and(where)} GROUP BY d.space_id) s`,
-          where: [],
-          keyset: { value: "s.rank", id: "s.space_id" },
-          order: "asc",
-          page,
-          toItem: (row: SpaceHitRow): SpaceHit => ({ spaceId: row.space_id, rank: row.rank }),
-          keysetOf: (hit) => [hit.rank, hit.spaceId]
-        })
       }
     })
   })

@@ -34,6 +34,7 @@ const allTables = [
   "revision_pages",
   "revisions",
   "search_documents",
+  "search_spaces",
   "spaces",
   "team_memberships",
   "teams",

@@ -79,8 +79,16 @@ const referenceSpaces = (documents: Iterable<SearchDocument>, spaceIds: Readonly
     const rank = rankOf(hit.matched, hit.titleMatched)
     best.set(hit.document.spaceId, Math.min(best.get(hit.document.spaceId) ?? Infinity, rank))
   }
-  const found = Array.from(best, ([spaceId, rank]): SpaceHit => ({ spaceId, rank }))
-  return (request: PageRequest): Page<SpaceHit> => pageInMemory(found, (hit): Keyset => [hit.rank, hit.spaceId], "asc", request)
+  const found = Array.from(best, ([spaceId, rank]) => ({ spaceId, rank }))
+  return (request: PageRequest, perSpace = 0): Page<SpaceHit> => {
+    const page = pageInMemory(found, (hit): Keyset => [hit.rank, hit.spaceId], "asc", request)
+    // Each space's best pages: the first of its own pages.
+    const items = page.items.map((hit): SpaceHit => ({
+      ...hit,
+      pages: perSpace === 0 ? [] : referencePages(documents, [hit.spaceId], terms)({ limit: perSpace, after: Option.none() }).items
+    }))
+    return { ...page, items }
+  }
 }
 
 // Words with prefixes of one another, multi-byte letters and digits.
@@ -221,8 +229,8 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
           yield* index.removeSpace(F.spaceId("rm-never"))
           const left = yield* index.pages([gone, kept], [term("webhook")], first)
           expect(left.items.map((hit) => [hit.document.spaceId, hit.document.pageId])).toEqual([["rm-kept", "rm-1"]])
-          expect(yield* index.spaces([gone, kept], [term("webhook")], first)).toEqual({
-            items: [{ spaceId: kept, rank: rankOf(1, 0) }],
+          expect(yield* index.spaces([gone, kept], [term("webhook")], 0, first)).toEqual({
+            items: [{ spaceId: kept, rank: rankOf(1, 0), pages: [] }],
             count: 1,
             next: Option.none()
           })
@@ -242,14 +250,14 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
             ["flt-x", 2, 0],
             ["flt-y", 1, 0]
           ])
-          expect(yield* index.spaces([z, x, y], terms, first)).toEqual({
-            items: [{ spaceId: y, rank: rankOf(2, 1) }, { spaceId: x, rank: rankOf(2, 0) }],
+          expect(yield* index.spaces([z, x, y], terms, 0, first)).toEqual({
+            items: [{ spaceId: y, rank: rankOf(2, 1), pages: [] }, { spaceId: x, rank: rankOf(2, 0), pages: [] }],
             count: 2,
             next: Option.none()
           })
           expect(yield* index.pages([], terms, first)).toEqual({ items: [], count: 0, next: Option.none() })
-          expect(yield* index.spaces([], terms, first)).toEqual({ items: [], count: 0, next: Option.none() })
-          expect(yield* index.spaces([z], terms, first)).toEqual({ items: [], count: 0, next: Option.none() })
+          expect(yield* index.spaces([], terms, 0, first)).toEqual({ items: [], count: 0, next: Option.none() })
+          expect(yield* index.spaces([z], terms, 0, first)).toEqual({ items: [], count: 0, next: Option.none() })
         }))
 
       it.effect("orders ranks of one, two and three digits as their keys do, up to 16 terms", () =>
@@ -274,7 +282,7 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
           ])
           const reference = referencePages(documents, [space], terms)
           expect(yield* walkPages((request) => Effect.map(index.pages([space], terms, request), comparable), reference, 1)).toBe(4)
-          expect((yield* index.spaces([space], terms, first)).items).toEqual([{ spaceId: space, rank: 0 }])
+          expect((yield* index.spaces([space], terms, 0, first)).items).toEqual([{ spaceId: space, rank: 0, pages: [] }])
         }))
 
       it.effect("updates more documents than one INSERT holds", () =>
@@ -340,14 +348,17 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
                 found += pages(first).count
                 if (pages(first).count > query.limit) paged++
                 walked += yield* walkPages((request) => Effect.map(index.pages(spaceIds, query.terms, request), comparable), pages, query.limit)
-                yield* walkPages((request) => index.spaces(spaceIds, query.terms, request), spaces, query.limit)
-                // Each space's best pages are the first of its own `pages`.
-                const best = yield* index.bestPages(spaceIds, query.terms, query.limit)
-                const expected = new Map(spaceIds.flatMap((id) => {
-                  const items = referencePages(all, [id], query.terms)({ limit: query.limit, after: Option.none() }).items
-                  return items.length === 0 ? [] : [[id, items] as const]
-                }))
-                expect(new Map(Array.from(best, ([id, hits]) => [id, hits.map((hit) => ({ ...hit, document: sortedLexemes(hit.document) }))]))).toEqual(expected)
+                yield* walkPages((request) => index.spaces(spaceIds, query.terms, 0, request), spaces, query.limit)
+                // With its best pages, each space brings the first of its own `pages`.
+                yield* walkPages(
+                  (request) =>
+                    Effect.map(index.spaces(spaceIds, query.terms, 2, request), (found) => ({
+                      ...found,
+                      items: found.items.map((hit) => ({ ...hit, pages: hit.pages.map((p) => ({ ...p, document: sortedLexemes(p.document) })) }))
+                    })),
+                  (request) => spaces(request, 2),
+                  query.limit
+                )
                 // A position between items: strictly after it, whatever it is.
                 const { page, path, rank, space } = query.after
                 const pageAfter: PageRequest = {
@@ -356,7 +367,7 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
                 }
                 expect(comparable(yield* index.pages(spaceIds, query.terms, pageAfter))).toEqual(pages(pageAfter))
                 const spaceAfter: PageRequest = { limit: query.limit, after: Option.some([rank, spaceIn(run, space)]) }
-                expect(yield* index.spaces(spaceIds, query.terms, spaceAfter)).toEqual(spaces(spaceAfter))
+                expect(yield* index.spaces(spaceIds, query.terms, 0, spaceAfter)).toEqual(spaces(spaceAfter))
               }
               for (const spaceId of documents.keys()) yield* index.removeSpace(F.spaceId(spaceId))
             }))

@@ -211,7 +211,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           const revision = yield* newRevision(spaceId, [space.revisionId, changeRequest.revisionId], "merge", at)
           yield* contents.save(revision.id, spaceId, space.revisionId, outcome.delta)
           yield* spaces.update({ ...space, revisionId: revision.id, updatedAt: at })
-          yield* indexing.changed(spaceId, theirs, outcome.content, outcome.delta)
+          yield* indexing.changed(spaceId, revision.id, theirs, outcome.content, outcome.delta)
           yield* changeRequests.update({ ...changeRequest, status: "merged", mergedAt: at, updatedAt: at })
           return { result: "merge", revision: revision.id } satisfies MergeResult
         }))

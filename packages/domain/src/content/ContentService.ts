@@ -104,7 +104,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
           yield* revisions.insert(revision)
           yield* contents.save(revision.id, spaceId, space.revisionId, applied.delta)
           yield* spaces.update({ ...space, revisionId: revision.id, updatedAt: at })
-          yield* indexing.changed(spaceId, base, applied.content, applied.delta)
+          yield* indexing.changed(spaceId, revision.id, base, applied.content, applied.delta)
           return { revision, content: applied.content } satisfies RevisionView
         }))
       })

@@ -134,7 +134,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
           const parsed = new URL(url)
           return parsed.origin === origin && parsed.pathname.startsWith(scope)
         }
-        const pages: Array<ImportedPage> = [{ url: first.url, html: readHtml(decodeHtml(first.body), first.url) }]
+        const pages: Array<ImportedPage> = [{ url: first.url, html: readHtml(decodeHtml(first.body, first.charset), first.url) }]
         const aliases = new Map<string, string>([[withoutFragment(new URL(start).href), first.url], [first.url, first.url]])
         const seen = new Set<string>(aliases.keys())
         let frontier: ReadonlyArray<ImportedPage> = pages
@@ -164,7 +164,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
             }
             aliases.set(url, resource.url)
             aliases.set(resource.url, resource.url)
-            found.push({ url: resource.url, html: readHtml(decodeHtml(resource.body), resource.url) })
+            found.push({ url: resource.url, html: readHtml(decodeHtml(resource.body, resource.charset), resource.url) })
           }
           pages.push(...found)
           frontier = found

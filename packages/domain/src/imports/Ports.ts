@@ -6,6 +6,8 @@ export interface FetchedResource {
   readonly status: number
   /** The media type without parameters, lower-case (`text/html`); empty when the answer had none. */
   readonly contentType: string
+  /** The `charset` parameter of the content type, when it had one. */
+  readonly charset?: string | undefined
   readonly body: Uint8Array
 }
 

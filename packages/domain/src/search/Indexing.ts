@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { pathOf } from "../content/Changes.js"
 import type { ContentDelta, ContentPage, RevisionContent } from "../content/Page.js"
-import type { PageId, SpaceId } from "../shared/Ids.js"
+import type { PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import { type SearchDocument, SearchIndex } from "./Ports.js"
 import { lexemesOf, sectionsOf } from "./Text.js"
 
@@ -56,16 +56,23 @@ export const documentsChanged = (
 export const makeIndexing = Effect.gen(function*() {
   const index = yield* SearchIndex
   return {
-    /** The space's active revision went from `before` to `after` through `delta`. */
-    changed: (spaceId: SpaceId, before: RevisionContent, after: RevisionContent, delta: ContentDelta) => {
+    /** The space's active revision became `revisionId`, going from `before` to `after` through `delta`. */
+    changed: (spaceId: SpaceId, revisionId: RevisionId, before: RevisionContent, after: RevisionContent, delta: ContentDelta) => {
       const { documents, removed } = documentsChanged(spaceId, before, after, delta)
-      return documents.length === 0 && removed.length === 0 ? Effect.void : index.update(spaceId, documents, removed)
+      return Effect.zipRight(
+        documents.length === 0 && removed.length === 0 ? Effect.void : index.update(spaceId, documents, removed),
+        index.markIndexed(spaceId, revisionId)
+      )
     },
-    /** Indexes all of a space's content (a new space with content, a duplicate). */
-    whole: (spaceId: SpaceId, content: RevisionContent) =>
-      content.pages.size === 0
-        ? Effect.void
-        : index.update(spaceId, Array.from(content.pages.values(), (page) => documentOf(spaceId, page, pathOf(content, page))), []),
+    /** Indexes all of a space's active revision `revisionId` anew (a duplicate, a space left behind). */
+    whole: (spaceId: SpaceId, revisionId: RevisionId, content: RevisionContent) =>
+      Effect.all([
+        index.removeSpace(spaceId),
+        content.pages.size === 0
+          ? Effect.void
+          : index.update(spaceId, Array.from(content.pages.values(), (page) => documentOf(spaceId, page, pathOf(content, page))), []),
+        index.markIndexed(spaceId, revisionId)
+      ], { discard: true }),
     remove: (spaceId: SpaceId) => index.removeSpace(spaceId)
   }
 })

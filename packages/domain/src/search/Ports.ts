@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { PageId, SpaceId } from "../shared/Ids.js"
+import type { PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
 
 /** A part of a page: a heading with the body under it, or the text before the first heading. */
@@ -45,10 +45,12 @@ export interface PageHit {
   readonly titleMatched: number
 }
 
-/** A space with at least one matching page, and the best `rankOf` among its pages. */
+/** A space with at least one matching page: the best `rankOf` among them, and its best pages. */
 export interface SpaceHit {
   readonly spaceId: SpaceId
   readonly rank: number
+  /** Its first `perSpace` matching pages, in the order of `pages`. */
+  readonly pages: ReadonlyArray<PageHit>
 }
 
 /**
@@ -64,19 +66,22 @@ export interface SpaceHit {
 export class SearchIndex extends Context.Tag("@octavo/domain/SearchIndex")<SearchIndex, {
   /** Replaces the documents of these pages of the space (same space id) and removes the documents of `removed`. */
   readonly update: (spaceId: SpaceId, documents: ReadonlyArray<SearchDocument>, removed: ReadonlyArray<PageId>) => Effect.Effect<void>
-  /** Forgets every document of the space. */
+  /** Records that the space's documents now follow this revision of it. */
+  readonly markIndexed: (spaceId: SpaceId, revisionId: RevisionId) => Effect.Effect<void>
+  /**
+   * Up to `limit` spaces (not soft-deleted) whose active revision is not the one their documents
+   * follow: never indexed (content from before search existed), or left behind.
+   */
+  readonly staleSpaces: (limit: number) => Effect.Effect<ReadonlyArray<SpaceId>>
+  /** Forgets every document of the space, and which revision they followed. */
   readonly removeSpace: (spaceId: SpaceId) => Effect.Effect<void>
   /** Matching pages of these spaces; `terms` holds 1 to MAX_TERMS terms. */
   readonly pages: (spaceIds: ReadonlyArray<SpaceId>, terms: ReadonlyArray<SearchTerm>, page: PageRequest) => Effect.Effect<Page<PageHit>>
-  /**
-   * The best `perSpace` matching pages of each of these spaces, in the order of `pages`; spaces
-   * without a match are absent.
-   */
-  readonly bestPages: (
+  /** Spaces among these with a matching page, each with its best `perSpace` pages. */
+  readonly spaces: (
     spaceIds: ReadonlyArray<SpaceId>,
     terms: ReadonlyArray<SearchTerm>,
-    perSpace: number
-  ) => Effect.Effect<ReadonlyMap<SpaceId, ReadonlyArray<PageHit>>>
-  /** Spaces among these with a matching page. */
-  readonly spaces: (spaceIds: ReadonlyArray<SpaceId>, terms: ReadonlyArray<SearchTerm>, page: PageRequest) => Effect.Effect<Page<SpaceHit>>
+    perSpace: number,
+    page: PageRequest
+  ) => Effect.Effect<Page<SpaceHit>>
 }>() {}

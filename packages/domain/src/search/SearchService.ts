@@ -4,6 +4,10 @@ import { boundedString, validate } from "../shared/Limits.js"
 import { type Page, type PageRequest } from "../shared/Pagination.js"
 import type { Space } from "../spaces/Space.js"
 import { Spaces } from "../spaces/SpaceService.js"
+import { SpaceRepository } from "../spaces/Ports.js"
+import { RevisionContentRepository } from "../content/Ports.js"
+import { UnitOfWork } from "../shared/UnitOfWork.js"
+import { makeIndexing } from "./Indexing.js"
 import { type PageHit, SearchIndex, type SearchTerm, type Section } from "./Ports.js"
 import { countMatches, MAX_TERMS, termMatches } from "./Rank.js"
 import { isStopWord, lexemesOf, wordsOf } from "./Text.js"
@@ -107,6 +111,10 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
   effect: Effect.gen(function*() {
     const spaceService = yield* Spaces
     const index = yield* SearchIndex
+    const spaces = yield* SpaceRepository
+    const contents = yield* RevisionContentRepository
+    const uow = yield* UnitOfWork
+    const indexing = yield* makeIndexing
 
     /** Pages of one space, best first; `read` level on the space. */
     const inSpace = (spaceId: SpaceId, input: SearchInput, request: PageRequest) =>
@@ -127,16 +135,35 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
         const terms = termsOf(valid.query)
         if (terms.length === 0 || readable.length === 0) return emptyPage as Page<SpaceResult>
         const byId = new Map(readable.map((space) => [space.id, space]))
-        const hits = yield* index.spaces(readable.map((space) => space.id), terms, request)
-        const best = yield* index.bestPages(hits.items.map((hit) => hit.spaceId), terms, PAGES_PER_SPACE)
+        const hits = yield* index.spaces(readable.map((space) => space.id), terms, PAGES_PER_SPACE, request)
         // The index only answers for the spaces it was given: each hit is one of `readable`.
         const items = hits.items.map((hit): SpaceResult => ({
           space: byId.get(hit.spaceId) as Space,
-          pages: (best.get(hit.spaceId) ?? []).map((page) => resultOf(page, terms))
+          pages: hit.pages.map((page) => resultOf(page, terms))
         }))
         return { ...hits, items } satisfies Page<SpaceResult>
       })
 
-    return { inSpace, inOrganization } as const
+    /**
+     * Reindexes the spaces whose documents do not follow their active revision (content from
+     * before search existed, or left behind); answers how many. Safe to run on several servers.
+     */
+    const reindexStale = Effect.gen(function*() {
+      const done = new Set<SpaceId>()
+      for (;;) {
+        const stale = (yield* index.staleSpaces(50)).filter((id) => !done.has(id))
+        // A space still stale after its turn is being edited right now: the edit indexes it.
+        if (stale.length === 0) return done.size
+        for (const spaceId of stale) {
+          done.add(spaceId)
+          yield* uow.transaction(Effect.gen(function*() {
+            const space = yield* spaces.findById(spaceId)
+            if (Option.isSome(space)) yield* indexing.whole(spaceId, space.value.revisionId, yield* contents.load(space.value.revisionId))
+          }))
+        }
+      }
+    })
+
+    return { inSpace, inOrganization, reindexStale } as const
   })
 }) {}

@@ -3,6 +3,7 @@ import { makeAccess, type Membership } from "../organizations/Access.js"
 import type { Member } from "../organizations/Organization.js"
 import { requireNotGuest, requireRole } from "../organizations/Policy.js"
 import { MemberRepository } from "../organizations/Ports.js"
+import { emptyContent } from "../content/Page.js"
 import { ChangeRequestRepository, type ChangeRequestCounts, RevisionContentRepository } from "../content/Ports.js"
 import { Actor } from "../shared/Actor.js"
 import { Conflict, InvalidInput, NotFound, PreconditionFailed } from "../shared/Errors.js"
@@ -338,6 +339,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
             updatedAt: revision.createdAt
           }
           yield* spaces.insert(space)
+          yield* indexing.whole(id, revision.id, emptyContent)
           return space
         }))
         return yield* viewOf(access.member, tree, space)
@@ -400,7 +402,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           const revision = yield* firstRevision(id, [space.revisionId])
           // The copy's first revision holds what the original's holds: stored as an empty delta on it.
           yield* contents.save(revision.id, id, space.revisionId, { pages: [], deletedPages: [], files: [], deletedFiles: [] })
-          yield* indexing.whole(id, yield* contents.load(space.revisionId))
+          yield* indexing.whole(id, revision.id, yield* contents.load(space.revisionId))
           const others = yield* siblings.childrenOf(space.organizationId, space.parentId)
           const { deletedAt: _, ...settings } = space
           const copy: Space = {

@@ -130,12 +130,13 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const found = yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))
         expect(found.items.map((r) => [r.space.title, titles(r.pages)])).toEqual([["API", ["Webhooks"]], ["Handbook", ["Holidays"]]])
         expect(found.count).toBe(2)
-        // Each space's best pages, in one call: the first of its own pages.
+        // Each space comes with its best pages: the first of its own pages.
         const index = yield* SearchIndex
         const webhook = [{ lexeme: "webhook", prefix: true }]
-        const best = yield* index.bestPages([api.id, handbook.id], webhook, 1)
-        expect(best.get(api.id)).toEqual((yield* index.pages([api.id], webhook, { limit: 1, after: Option.none() })).items)
-        expect(best.get(handbook.id)?.map((hit) => hit.document.title)).toEqual(["Holidays"])
+        const best = yield* index.spaces([api.id, handbook.id], webhook, 1, first)
+        expect(best.items.map((hit) => hit.spaceId)).toEqual([api.id, handbook.id])
+        expect(best.items[0]?.pages).toEqual((yield* index.pages([api.id], webhook, { limit: 1, after: Option.none() })).items)
+        expect(best.items[1]?.pages.map((hit) => hit.document.title)).toEqual(["Holidays"])
         const duplicate = yield* run(spaces.duplicateSpace(api.id))
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(3)
         yield* run(spaces.deleteSpace(duplicate.space.id))
@@ -157,6 +158,23 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const asGuest = Effect.provideService(Actor, guest)
         expect(failureTag(yield* Effect.either(asGuest(search.inOrganization(organization.id, { query: "webhooks" }, first))))).toBe("Forbidden")
         expect(failureTag(yield* Effect.either(asGuest(search.inSpace(api.id, { query: "webhooks" }, first))))).toBe("NotFound")
+      }))
+
+    it.effect("a space whose documents lag behind its revision is reindexed", () =>
+      Effect.gen(function*() {
+        const search = yield* Search
+        const index = yield* SearchIndex
+        const { run, space } = yield* guideSpace
+        const proxy = () => Effect.map(run(search.inSpace(space.id, { query: "proxy " }, first)), (r) => r.count)
+        expect(yield* proxy()).toBe(1)
+        expect(yield* index.staleSpaces(1000)).not.toContain(space.id)
+        // As if the space's content were older than its index.
+        yield* index.removeSpace(space.id)
+        expect(yield* proxy()).toBe(0)
+        expect(yield* index.staleSpaces(1000)).toContain(space.id)
+        expect(yield* search.reindexStale).toBeGreaterThanOrEqual(1)
+        expect(yield* proxy()).toBe(1)
+        expect(yield* index.staleSpaces(1000)).toEqual([])
       }))
 
     it.effect("limits: the query is 1 to 512 characters", () =>
