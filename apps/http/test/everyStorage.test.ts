@@ -31,6 +31,22 @@ const importAndSearch = (storage: Layer.Layer<StoragePorts, unknown>) =>
     expect((yield* search(`/v1/spaces/${spaceId}`, "zeppelin")).body.count).toBe(0)
     const organization = yield* search(`/v1/orgs/${w.organizationId}`, "guide")
     expect(organization.body.items.map((s: any) => [s.id, s.pages[0].path])).toEqual([[spaceId, "docs/guide"]])
+    // A second space: organization results page one space at a time, even for a query ending in "@key".
+    const other = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Other" } })
+    yield* call("POST", `/v1/spaces/${other.body.id}/content`, { token: w.alice.token, body: { changes: [{ type: "insert_page", title: "Guide to ssh@key" }] } })
+    const orgSearch = (query: string, page?: string) =>
+      call("GET", `/v1/orgs/${w.organizationId}/search?query=${encodeURIComponent(query)}&limit=1${page === undefined ? "" : `&page=${page}`}`, { token: w.bob.token })
+    const firstPage = yield* orgSearch("guide ssh@key")
+    const secondPage = yield* orgSearch("guide ssh@key", firstPage.body.next.page)
+    expect([firstPage.status, secondPage.status, firstPage.body.count]).toEqual([200, 200, 2])
+    expect([...firstPage.body.items, ...secondPage.body.items].map((s: any) => s.title).sort()).toEqual(["Acme", "Other"])
+    // Page tokens are not signed: whatever number one holds is a position, never a server error.
+    for (const forged of [1.5, 1e300, 3_000_000_000, -1]) {
+      const token = Buffer.from(JSON.stringify({ l: `organization-search:${w.organizationId}:${JSON.stringify("guide")}`, k: [forged, "x"] })).toString("base64url")
+      const answer = yield* call("GET", `/v1/orgs/${w.organizationId}/search?query=guide&page=${token}`, { token: w.bob.token })
+      expect([forged, answer.status]).toEqual([forged, 200])
+      if (forged !== 1.5) expect([forged, answer.body.items.length]).toEqual([forged, forged < 0 ? 2 : 0])
+    }
   }).pipe(Effect.provide(testServer(storage, { fetch: { allow: ["loopback"] } })), Effect.scoped)
 
 describe("search and import on every storage", () => {

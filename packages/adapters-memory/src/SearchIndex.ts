@@ -40,6 +40,7 @@ export const MemorySearchIndex = Layer.effect(
           for (const document of documents) held = HashMap.set(held, document.pageId, document)
           return [undefined, { ...s, searchDocuments: HashMap.set(s.searchDocuments, spaceId, held) }] as const
         }),
+      indexedRevision: (spaceId) => store.read((s) => HashMap.get(s.searchRevisions, spaceId)),
       markIndexed: (spaceId, revisionId) =>
         store.write((s) => [undefined, { ...s, searchRevisions: HashMap.set(s.searchRevisions, spaceId, revisionId) }] as const),
       staleSpaces: (limit) =>

@@ -46,7 +46,19 @@ export const MemorySpaceRepository = Layer.effect(
   SpaceRepository,
   Effect.map(MemoryStore, (store) => ({
     insert: (space) => store.write((s) => [undefined, { ...s, spaces: HashMap.set(s.spaces, space.id, space) }] as const),
-    update: (space) => store.write((s) => [undefined, { ...s, spaces: replace(s.spaces, space.id, space) }] as const),
+    update: (space) =>
+      store.write((s) => {
+        const held = HashMap.get(s.spaces, space.id)
+        if (Option.isNone(held)) return [undefined, s] as const
+        return [undefined, { ...s, spaces: HashMap.set(s.spaces, space.id, { ...space, revisionId: held.value.revisionId }) }] as const
+      }),
+    setRevision: (id, revisionId, updatedAt) =>
+      store.write((s) => {
+        const held = HashMap.get(s.spaces, id)
+        if (Option.isNone(held)) return [undefined, s] as const
+        return [undefined, { ...s, spaces: HashMap.set(s.spaces, id, { ...held.value, revisionId, updatedAt }) }] as const
+      }),
+    lock: () => Effect.void,
     delete: (id) =>
       store.write((s) => [undefined, {
         ...s,

@@ -11,6 +11,7 @@ import type {
   Member,
   Organization,
   Revision,
+  RevisionId,
   SearchDocument,
   Space,
   SpaceId,
@@ -47,7 +48,7 @@ export interface State {
   /** Search documents by space id, then page id. */
   readonly searchDocuments: HashMap.HashMap<string, HashMap.HashMap<string, SearchDocument>>
   /** The revision each space's search documents follow, by space id. */
-  readonly searchRevisions: HashMap.HashMap<string, string>
+  readonly searchRevisions: HashMap.HashMap<string, RevisionId>
 }
 
 export const emptyState: State = {

@@ -5,6 +5,7 @@ import {
   type PageHit,
   type PageId,
   pageKeyOf,
+  type RevisionId,
   type SearchDocument,
   SearchIndex,
   type SearchTerm,
@@ -13,7 +14,7 @@ import {
   type SpaceId
 } from "@octavo/domain"
 import { Array as Arr, Effect, Layer, Option } from "effect"
-import { selectPage } from "./Sql.js"
+import { afterKeyset, selectPage } from "./Sql.js"
 
 // Rows per INSERT: seven parameters each, far below Postgres's 65,535.
 const INSERT_CHUNK = 500
@@ -125,6 +126,11 @@ export const SearchIndexLive = Layer.effect(
               ON CONFLICT (space_id, page_id) DO UPDATE SET title = excluded.title, path = excluded.path,
                 sections = excluded.sections, title_lexemes = excluded.title_lexemes, lexemes = excluded.lexemes`, { discard: true })
         })).pipe(Effect.orDie),
+      indexedRevision: (spaceId) =>
+        sql<{ readonly revision_id: RevisionId }>`SELECT revision_id FROM search_spaces WHERE space_id = ${spaceId}`.pipe(
+          Effect.map((rows) => Option.fromNullable(rows[0]?.revision_id)),
+          Effect.orDie
+        ),
       markIndexed: (spaceId, revisionId) =>
         sql`INSERT INTO search_spaces (space_id, revision_id) VALUES (${spaceId}, ${revisionId})
           ON CONFLICT (space_id) DO UPDATE SET revision_id = excluded.revision_id`.pipe(Effect.asVoid, Effect.orDie),
@@ -156,10 +162,8 @@ export const SearchIndexLive = Layer.effect(
       spaces: (spaceIds, terms, perSpace, page) => {
         if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<SpaceHit>())
         const { from, where } = matching(spaceIds, terms)
-        const after = Option.match(page.after, {
-          onNone: () => sql`TRUE`,
-          onSome: ([rank, spaceId]) => sql`(s.rank, s.space_id) > (${rank}, ${spaceId})`
-        })
+        // Whatever number a page token holds compares as JavaScript would (see `afterKeyset`).
+        const after = afterKeyset(sql, { value: "s.rank", id: "s.space_id" }, "asc", page.after)
         // One pass over the matching documents: each is ranked once, on the narrow columns; spaces
         // take their best rank and are counted and paged; only the pages shown are read whole.
         return sql<SpaceRow>`WITH ranked AS (

@@ -74,12 +74,18 @@ export const SpaceRepositoryLive = Layer.effect(
             visibility = ${space.visibility},
             edit_mode = ${space.editMode},
             default_level = ${space.defaultLevel},
-            revision_id = ${space.revisionId},
             created_by = ${space.createdBy},
             created_at = ${space.createdAt.getTime()},
             updated_at = ${space.updatedAt.getTime()},
             deleted_at = ${space.deletedAt?.getTime() ?? null}
           WHERE id = ${space.id}`.pipe(Effect.asVoid, Effect.orDie),
+      setRevision: (id, revisionId, updatedAt) =>
+        sql`UPDATE spaces SET revision_id = ${revisionId}, updated_at = ${updatedAt.getTime()} WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+      // FOR UPDATE: in a transaction, the row stays locked until it ends (see the port).
+      lock: (id) => sql`SELECT 1 FROM spaces WHERE id = ${id} FOR UPDATE`.pipe(Effect.asVoid, Effect.orDie),
       delete: (id) =>
         sql.withTransaction(Effect.all([
           sql`DELETE FROM custom_field_values WHERE space_id = ${id}`,

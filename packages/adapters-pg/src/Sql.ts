@@ -55,7 +55,7 @@ export interface KeysetColumns {
  * semantics of `compareKeysets` from the domain. Ids and order keys compare with the columns'
  * "C" collation, which is JavaScript's order of (ASCII) strings.
  */
-const afterKeyset = (
+export const afterKeyset = (
   sql: SqlClient.SqlClient,
   columns: KeysetColumns,
   order: Order,

@@ -32,10 +32,11 @@ export const SearchLive = HttpApiBuilder.group(OctavoApi, "search", (handlers) =
 
     return handlers
       .handle("space", ({ path, urlParams }) =>
-        listOf(`space-search:${path.spaceId}:${urlParams.query}@key`, urlParams, (page) =>
+        listOf(`space-search:${path.spaceId}:${JSON.stringify(urlParams.query)}@key`, urlParams, (page) =>
           search.inSpace(path.spaceId, urlParams, page), presentPage(path.spaceId)))
       .handle("organization", ({ path, urlParams }) =>
-        listOf(`organization-search:${path.organizationId}:${urlParams.query}`, urlParams, (page) =>
+        // The query is quoted so that no query can make the list name end in "@key".
+        listOf(`organization-search:${path.organizationId}:${JSON.stringify(urlParams.query)}`, urlParams, (page) =>
           search.inOrganization(path.organizationId, urlParams, page), presentSpace))
   })
 )

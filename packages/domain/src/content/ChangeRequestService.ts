@@ -122,21 +122,25 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const update = (spaceId: SpaceId, reference: string, input: UpdateChangeRequestInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(UpdateChangeRequestInput)(input)
-        const { level, space } = yield* spaceService.accessSpace(spaceId)
+        const { level } = yield* spaceService.accessSpace(spaceId)
         yield* requireLevel(level, "edit", "change change requests in this space")
-        const changeRequest = yield* find(space, reference)
-        if (valid.status !== undefined && !transitions[changeRequest.status].includes(valid.status)) {
-          return yield* new Conflict({ reason: `A ${changeRequest.status} change request cannot become ${valid.status}` })
-        }
-        if (changeRequest.status === "merged") return yield* new Conflict({ reason: "A merged change request cannot change" })
-        const updated: ChangeRequest = {
-          ...changeRequest,
-          subject: valid.subject ?? changeRequest.subject,
-          status: valid.status ?? changeRequest.status,
-          updatedAt: yield* now
-        }
-        yield* changeRequests.update(updated)
-        return view(space, updated)
+        return yield* uow.transaction(Effect.gen(function*() {
+          // Under the space's lock and read again: an edit or a merge that landed meanwhile stays.
+          const current = yield* spaceService.lockForChange(spaceId)
+          const latest = yield* find(current, reference)
+          if (valid.status !== undefined && !transitions[latest.status].includes(valid.status)) {
+            return yield* new Conflict({ reason: `A ${latest.status} change request cannot become ${valid.status}` })
+          }
+          if (latest.status === "merged") return yield* new Conflict({ reason: "A merged change request cannot change" })
+          const updated: ChangeRequest = {
+            ...latest,
+            subject: valid.subject ?? latest.subject,
+            status: valid.status ?? latest.status,
+            updatedAt: yield* now
+          }
+          yield* changeRequests.update(updated)
+          return view(current, updated)
+        }))
       })
 
     /** The change request's latest revision and its content. */
@@ -170,7 +174,8 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
       Effect.gen(function*() {
         const { space } = yield* requireEditable(spaceId, reference)
         return yield* uow.transaction(Effect.gen(function*() {
-          // Read again inside the unit of work: it may have moved on since it was checked.
+          // Read again under the space's lock: it may have moved on since it was checked.
+          yield* spaceService.lockForChange(spaceId)
           const changeRequest = yield* find(space, reference)
           yield* requireOpenForWork(changeRequest)
           const at = yield* now
@@ -199,10 +204,11 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     /** Merging needs the `merge` permission (review level) and a space that is not locked. */
     const merge = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
-        const { level, space } = yield* spaceService.accessSpace(spaceId)
+        const { level } = yield* spaceService.accessSpace(spaceId)
         yield* requireLevel(level, "review", "merge change requests in this space")
-        if (space.editMode === "locked") return yield* new Conflict({ reason: "The space is locked: nothing can be merged into it" })
         return yield* uow.transaction(Effect.gen(function*() {
+          const space = yield* spaceService.lockForChange(spaceId)
+          if (space.editMode === "locked") return yield* new Conflict({ reason: "The space is locked: nothing can be merged into it" })
           const changeRequest = yield* find(space, reference)
           yield* requireOpenForWork(changeRequest)
           const { outcome, theirs } = yield* combine(space, changeRequest)
@@ -210,8 +216,8 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           const at = yield* now
           const revision = yield* newRevision(spaceId, [space.revisionId, changeRequest.revisionId], "merge", at)
           yield* contents.save(revision.id, spaceId, space.revisionId, outcome.delta)
-          yield* spaces.update({ ...space, revisionId: revision.id, updatedAt: at })
-          yield* indexing.changed(spaceId, revision.id, theirs, outcome.content, outcome.delta)
+          yield* spaces.setRevision(spaceId, revision.id, at)
+          yield* indexing.changed(spaceId, space.revisionId, revision.id, theirs, outcome.content, outcome.delta)
           yield* changeRequests.update({ ...changeRequest, status: "merged", mergedAt: at, updatedAt: at })
           return { result: "merge", revision: revision.id } satisfies MergeResult
         }))
@@ -220,9 +226,10 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     /** Brings the space's changes into the change request, which is then based on the space's revision. */
     const updateFromSpace = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
-        const { level, space } = yield* spaceService.accessSpace(spaceId)
+        const { level } = yield* spaceService.accessSpace(spaceId)
         yield* requireLevel(level, "edit", "update change requests in this space")
         return yield* uow.transaction(Effect.gen(function*() {
+          const space = yield* spaceService.lockForChange(spaceId)
           const changeRequest = yield* find(space, reference)
           yield* requireOpenForWork(changeRequest)
           if (changeRequest.baseRevisionId === space.revisionId) {

@@ -86,10 +86,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       Effect.gen(function*() {
         yield* requireEditable(spaceId)
         return yield* uow.transaction(Effect.gen(function*() {
-          // Read again inside the unit of work: the space may have moved on since it was checked.
-          const found = yield* spaces.findById(spaceId)
-          if (Option.isNone(found) || found.value.deletedAt !== undefined) return yield* new NotFound({ entity: "space", id: spaceId })
-          const space = found.value
+          const space = yield* spaceService.lockForChange(spaceId)
           if (space.editMode === "locked") return yield* lockedSpace
           const base = yield* contents.load(space.revisionId)
           const at = yield* now
@@ -103,8 +100,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
           }
           yield* revisions.insert(revision)
           yield* contents.save(revision.id, spaceId, space.revisionId, applied.delta)
-          yield* spaces.update({ ...space, revisionId: revision.id, updatedAt: at })
-          yield* indexing.changed(spaceId, revision.id, base, applied.content, applied.delta)
+          yield* spaces.setRevision(spaceId, revision.id, at)
+          yield* indexing.changed(spaceId, space.revisionId, revision.id, base, applied.content, applied.delta)
           return { revision, content: applied.content } satisfies RevisionView
         }))
       })

@@ -4,7 +4,7 @@ import { ChangeRequests } from "../content/ChangeRequestService.js"
 import { Content } from "../content/ContentService.js"
 import { slugify } from "../content/Markdown.js"
 import type { RevisionContent } from "../content/Page.js"
-import { InvalidInput } from "../shared/Errors.js"
+import { Conflict, InvalidInput } from "../shared/Errors.js"
 import { PageId, type RevisionId, type SpaceId } from "../shared/Ids.js"
 import { boundedString, HttpUrl, validate } from "../shared/Limits.js"
 import { Secrets } from "../shared/Secrets.js"
@@ -85,13 +85,33 @@ const isUnder = (segments: ReadonlyArray<string>, prefix: ReadonlyArray<string>)
 /** A slug not yet used among `taken`: the base, else base-2, base-3… */
 const freeSlug = (base: string, taken: Set<string>): string => {
   let slug = base
-  for (let n = 2; taken.has(slug); n++) slug = `${base.slice(0, 95)}-${n}`
+  for (let n = 2; taken.has(slug); n++) slug = `${base.slice(0, 95).replace(/-+$/, "")}-${n}`
   taken.add(slug)
   return slug
 }
 
+/**
+ * At most `max` UTF-16 units of a text, without NULs and never ending in half a surrogate pair:
+ * what a site sends must fit the limits and encodings every storage accepts.
+ */
+const clip = (text: string, max: number): string => {
+  const clipped = text.replace(/\u0000/g, "").slice(0, max)
+  const last = clipped.charCodeAt(clipped.length - 1)
+  return last >= 0xd800 && last <= 0xdbff ? clipped.slice(0, -1) : clipped
+}
+
+/** A page title from whatever a site offers: control characters become blanks. */
+const titleOf = (candidates: ReadonlyArray<string | undefined>): string | undefined => {
+  for (const candidate of candidates) {
+    const title = clip((candidate ?? "").replace(/[\u0000-\u001f\u007f]+/g, " ").trim(), 255).trim()
+    if (title !== "") return title
+  }
+  return undefined
+}
+
 const fileNameOf = (url: string, contentType: string): string => {
-  const last = new URL(url).pathname.split("/").filter((s) => s !== "").pop() ?? ""
+  // Only the end of a (possibly very long) last segment is kept, before any pattern runs on it.
+  const last = (new URL(url).pathname.split("/").filter((s) => s !== "").pop() ?? "").slice(-200)
   const cleaned = last.toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[-.]+|-+$/g, "").slice(-100)
   if (/\.[a-z0-9]+$/.test(cleaned)) return cleaned
   const extension = contentType.split("/")[1]?.replace(/\+.*$/, "").replace("jpeg", "jpg") ?? "bin"
@@ -216,7 +236,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
         const place = (url: string | null, prefix: string) => {
           for (const page of site.pages.filter((p) => parentOf.get(p.url) === url)) {
             const own = segments.get(page.url) ?? []
-            const title = (page.html.title ?? own[own.length - 1] ?? new URL(page.url).hostname).slice(0, 255)
+            const title = titleOf([page.html.title, own[own.length - 1], new URL(page.url).hostname]) ?? "Untitled"
             const taken = takenUnder.get(url) ?? new Set<string>()
             takenUnder.set(url, taken)
             const last = own[own.length - 1]
@@ -263,7 +283,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
             id: ids.get(page.url) as PageId,
             title: titles.get(page.url) as string,
             slug: slugs.get(page.url) as string,
-            document: { markdown: page.html.toMarkdown(rewrite).slice(0, 1_000_000) },
+            document: { markdown: clip(page.html.toMarkdown(rewrite), 1_000_000) },
             into: parent === null ? null : ids.get(parent) as PageId
           })
         }
@@ -287,11 +307,15 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
         return resultOf(site, view.revision.id)
       })
 
-    /** Into a change request that is still open for work, as a new revision of it: `edit` level. */
+    /**
+     * Into a change request that is still open for work, as a new revision of it: `edit` level; a
+     * locked space refuses imports here too (409), as conventions.md says.
+     */
     const intoChangeRequest = (spaceId: SpaceId, reference: string, input: ImportInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(ImportInput)(input)
-        yield* changeRequests.requireEditable(spaceId, reference)
+        const { space } = yield* changeRequests.requireEditable(spaceId, reference)
+        if (space.editMode === "locked") return yield* new Conflict({ reason: "The space is locked: nothing can be imported into it" })
         const site = yield* crawl(valid.url)
         const view = yield* changeRequests.editWith(spaceId, reference, (base) => plan(site, base))
         return resultOf(site, view.revision.id)

@@ -1,19 +1,50 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { pathOf } from "../content/Changes.js"
 import type { ContentDelta, ContentPage, RevisionContent } from "../content/Page.js"
 import type { PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import { type SearchDocument, SearchIndex } from "./Ports.js"
 import { lexemesOf, sectionsOf } from "./Text.js"
 
+/**
+ * How many bytes (UTF-8) of distinct lexemes a page may bring to the index; words met after that
+ * are not indexed. PostgreSQL refuses a tsvector past 1 MB, and a page of a million characters of
+ * distinct long words would reach it; every storage keeps the same words.
+ */
+export const MAX_LEXEME_BYTES = 512 * 1024
+
+const utf8Length = (text: string): number => {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4
+      i++
+    } else bytes += 3
+  }
+  return bytes
+}
+
 /** What the index keeps of a page at `path`. */
 export const documentOf = (spaceId: SpaceId, page: ContentPage, path: string): SearchDocument => {
   const sections = sectionsOf(page)
   const titleLexemes = lexemesOf(page.title)
-  const lexemes = new Set(titleLexemes)
-  for (const word of lexemesOf(page.description ?? "")) lexemes.add(word)
-  for (const section of sections) {
-    for (const word of lexemesOf(`${section.title} ${section.body}`)) lexemes.add(word)
+  const lexemes = new Set<string>()
+  let bytes = 0
+  const add = (words: Iterable<string>) => {
+    for (const word of words) {
+      if (lexemes.has(word)) continue
+      const size = utf8Length(word)
+      if (bytes + size > MAX_LEXEME_BYTES) return
+      bytes += size
+      lexemes.add(word)
+    }
   }
+  // A title is at most 255 characters: its lexemes always fit, and come first.
+  add(titleLexemes)
+  add(lexemesOf(page.description ?? ""))
+  for (const section of sections) add(lexemesOf(`${section.title} ${section.body}`))
   return { spaceId, pageId: page.id, title: page.title, path, sections, titleLexemes: [...titleLexemes], lexemes: [...lexemes] }
 }
 
@@ -55,24 +86,31 @@ export const documentsChanged = (
 /** Keeps the search index in step with spaces' active revisions; call inside the unit of work that changes them. */
 export const makeIndexing = Effect.gen(function*() {
   const index = yield* SearchIndex
-  return {
-    /** The space's active revision became `revisionId`, going from `before` to `after` through `delta`. */
-    changed: (spaceId: SpaceId, revisionId: RevisionId, before: RevisionContent, after: RevisionContent, delta: ContentDelta) => {
+
+  /** Indexes all of a space's active revision `revisionId` anew (a duplicate, a space left behind). */
+  const whole = (spaceId: SpaceId, revisionId: RevisionId, content: RevisionContent) =>
+    Effect.all([
+      index.removeSpace(spaceId),
+      content.pages.size === 0
+        ? Effect.void
+        : index.update(spaceId, Array.from(content.pages.values(), (page) => documentOf(spaceId, page, pathOf(content, page))), []),
+      index.markIndexed(spaceId, revisionId)
+    ], { discard: true })
+
+  /**
+   * The space's active revision went from `from` to `to`, its content from `before` to `after`
+   * through `delta`. Only the pages changed are indexed again when the documents followed `from`;
+   * otherwise (never indexed yet, or left behind) the whole space is. Runs under the space's lock.
+   */
+  const changed = (spaceId: SpaceId, from: RevisionId, to: RevisionId, before: RevisionContent, after: RevisionContent, delta: ContentDelta) =>
+    Effect.flatMap(index.indexedRevision(spaceId), (indexed) => {
+      if (Option.getOrUndefined(indexed) !== from) return whole(spaceId, to, after)
       const { documents, removed } = documentsChanged(spaceId, before, after, delta)
       return Effect.zipRight(
         documents.length === 0 && removed.length === 0 ? Effect.void : index.update(spaceId, documents, removed),
-        index.markIndexed(spaceId, revisionId)
+        index.markIndexed(spaceId, to)
       )
-    },
-    /** Indexes all of a space's active revision `revisionId` anew (a duplicate, a space left behind). */
-    whole: (spaceId: SpaceId, revisionId: RevisionId, content: RevisionContent) =>
-      Effect.all([
-        index.removeSpace(spaceId),
-        content.pages.size === 0
-          ? Effect.void
-          : index.update(spaceId, Array.from(content.pages.values(), (page) => documentOf(spaceId, page, pathOf(content, page))), []),
-        index.markIndexed(spaceId, revisionId)
-      ], { discard: true }),
-    remove: (spaceId: SpaceId) => index.removeSpace(spaceId)
-  }
+    })
+
+  return { changed, whole, remove: (spaceId: SpaceId) => index.removeSpace(spaceId) }
 })

@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
 
@@ -66,6 +66,8 @@ export interface SpaceHit {
 export class SearchIndex extends Context.Tag("@octavo/domain/SearchIndex")<SearchIndex, {
   /** Replaces the documents of these pages of the space (same space id) and removes the documents of `removed`. */
   readonly update: (spaceId: SpaceId, documents: ReadonlyArray<SearchDocument>, removed: ReadonlyArray<PageId>) => Effect.Effect<void>
+  /** The revision of the space its documents follow; none when it was never indexed. */
+  readonly indexedRevision: (spaceId: SpaceId) => Effect.Effect<Option.Option<RevisionId>>
   /** Records that the space's documents now follow this revision of it. */
   readonly markIndexed: (spaceId: SpaceId, revisionId: RevisionId) => Effect.Effect<void>
   /**

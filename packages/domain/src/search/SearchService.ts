@@ -4,7 +4,6 @@ import { boundedString, validate } from "../shared/Limits.js"
 import { type Page, type PageRequest } from "../shared/Pagination.js"
 import type { Space } from "../spaces/Space.js"
 import { Spaces } from "../spaces/SpaceService.js"
-import { SpaceRepository } from "../spaces/Ports.js"
 import { RevisionContentRepository } from "../content/Ports.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { makeIndexing } from "./Indexing.js"
@@ -111,7 +110,6 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
   effect: Effect.gen(function*() {
     const spaceService = yield* Spaces
     const index = yield* SearchIndex
-    const spaces = yield* SpaceRepository
     const contents = yield* RevisionContentRepository
     const uow = yield* UnitOfWork
     const indexing = yield* makeIndexing
@@ -157,9 +155,13 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
         for (const spaceId of stale) {
           done.add(spaceId)
           yield* uow.transaction(Effect.gen(function*() {
-            const space = yield* spaces.findById(spaceId)
-            if (Option.isSome(space)) yield* indexing.whole(spaceId, space.value.revisionId, yield* contents.load(space.value.revisionId))
-          }))
+            // Under the space's lock, so that an edit landing meanwhile waits and then follows on.
+            const space = yield* spaceService.lockForChange(spaceId)
+            yield* indexing.whole(spaceId, space.revisionId, yield* contents.load(space.revisionId))
+          })).pipe(
+            // One space that cannot be indexed does not keep the others from it.
+            Effect.catchAllCause((cause) => Effect.logWarning("A space could not be reindexed for search", cause).pipe(Effect.annotateLogs({ spaceId })))
+          )
         }
       }
     })

@@ -38,16 +38,27 @@ export const lexemesOf = (text: string): ReadonlySet<string> => {
   return lexemes
 }
 
+// Every pattern below runs in time linear in its input (no nested or overlapping quantifiers, and
+// none that can cross a line), because pages of up to a million characters are indexed inline.
+const fenceLine = /^[ \t]*(?:`{3,}|~{3,})/
+const quotePrefix = /^[ \t]{0,3}(?:>[ \t]?)+/
+const listMarker = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/
+const image = /!\[([^[\]\n]*)\]\([^()\n]*\)/g
+const link = /\[([^[\]\n]*)\]\([^()\n]*\)/g
+const tag = /<[^<>\n]+>/g
+
+/** A table's delimiter row (`| --- | :-: |`): only pipes, colons, hyphens and blanks, with a `---`. */
+const isDelimiterRow = (line: string): boolean => line.includes("---") && /^[ \t|:-]+$/.test(line)
+
 /** Markdown as the words a reader sees: link targets, markup and HTML tags removed. */
 export const plainText = (markdown: string): string =>
   markdown
-    .replace(/^\s*(`{3,}|~{3,}).*$/gm, " ")
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/<[^>\n]+>/g, " ")
-    .replace(/^\s{0,3}(?:>\s?)+/gm, "")
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, "")
-    .replace(/^\s*\|?(?:\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/gm, " ")
+    .split("\n")
+    .map((line) => fenceLine.test(line) || isDelimiterRow(line) ? " " : line.replace(quotePrefix, "").replace(listMarker, ""))
+    .join("\n")
+    .replace(image, "$1")
+    .replace(link, "$1")
+    .replace(tag, " ")
     .replace(/[*_~`|]+/g, " ")
     .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, "$1")
     .replace(/\s+/g, " ")
@@ -62,7 +73,18 @@ export const anchorOf = (heading: string): string =>
     .replace(/[^\p{L}\p{N}]+/gu, "-")
     .replace(/^-+|-+$/g, "")
 
-const headingPattern = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/
+const headingPattern = /^ {0,3}#{1,6}[ \t]+(.*)$/
+
+/** A heading line's text without its optional closing `#`s (`## Setup ##`), in linear time. */
+const headingText = (line: string): string | undefined => {
+  const match = headingPattern.exec(line)
+  if (match === null) return undefined
+  const text = (match[1] ?? "").trimEnd()
+  let end = text.length
+  while (end > 0 && text[end - 1] === "#") end--
+  // Closing hashes count only after a blank, or as the whole text.
+  return end === 0 ? "" : end < text.length && (text[end - 1] === " " || text[end - 1] === "\t") ? text.slice(0, end).trimEnd() : text
+}
 const fencePattern = /^ {0,3}(`{3,}|~{3,})/
 
 /**
@@ -90,13 +112,13 @@ export const sectionsOf = (page: Pick<ContentPage, "id" | "title" | "markdown">)
       lines.push(line)
       continue
     }
-    const heading = fence === undefined ? headingPattern.exec(line) : null
-    if (heading === null) {
+    const heading = fence === undefined ? headingText(line) : undefined
+    if (heading === undefined) {
       lines.push(line)
       continue
     }
     close()
-    title = plainText(heading[2] ?? "")
+    title = plainText(heading)
     const base = anchorOf(title) || "section"
     const seen = used.get(base) ?? 0
     used.set(base, seen + 1)

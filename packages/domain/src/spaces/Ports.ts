@@ -25,7 +25,19 @@ export class CollectionRepository extends Context.Tag("@octavo/domain/Collection
 
 export class SpaceRepository extends Context.Tag("@octavo/domain/SpaceRepository")<SpaceRepository, {
   readonly insert: (space: Space) => Effect.Effect<void>
+  /**
+   * Writes every field of the space but `revisionId`, which only `setRevision` moves: a change to
+   * its settings read before an edit landed cannot undo the edit.
+   */
   readonly update: (space: Space) => Effect.Effect<void>
+  /** Makes `revisionId` the space's active revision. */
+  readonly setRevision: (id: SpaceId, revisionId: RevisionId, updatedAt: Date) => Effect.Effect<void>
+  /**
+   * In a unit of work: waits for, then holds until the unit ends, the space's lock, so that
+   * changes to its content (live edits, merges, change request edits) take turns. Memory units
+   * of work already run one at a time.
+   */
+  readonly lock: (id: SpaceId) => Effect.Effect<void>
   /** Removes the space for good, with its revisions and custom field values. */
   readonly delete: (id: SpaceId) => Effect.Effect<void>
   /** Finds soft-deleted spaces too. */

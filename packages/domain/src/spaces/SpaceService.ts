@@ -534,6 +534,18 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
       }
     })
 
+    /**
+     * Inside a unit of work: takes the space's lock for a change to its content, then reads it
+     * again (it may have moved on since it was checked); a space deleted meanwhile is not found.
+     */
+    const lockForChange = (spaceId: SpaceId) =>
+      Effect.gen(function*() {
+        yield* spaces.lock(spaceId)
+        const found = yield* spaces.findById(spaceId)
+        if (Option.isNone(found) || found.value.deletedAt !== undefined) return yield* new NotFound({ entity: "space", id: spaceId })
+        return found.value
+      })
+
     return {
       createCollection,
       getCollection,
@@ -555,6 +567,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
       memberSpaces,
       purgeExpired,
       accessSpace,
+      lockForChange,
       readableSpaces
     } as const
   })

@@ -3,6 +3,7 @@ import { Effect, Either, Layer, Option } from "effect"
 import {
   BlobStore,
   type ChangeRequest,
+  ChangeRequests,
   ChangeRequestId,
   ChangeRequestRepository,
   Content,
@@ -11,7 +12,9 @@ import {
   PageId,
   RevisionContentRepository,
   RevisionId,
+  Search,
   SpaceId,
+  SpaceRepository,
   Spaces,
   type StoragePorts,
 } from "../../src/index.js"
@@ -165,6 +168,36 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         yield* run(spaces.updateSpace(space.id, { editMode: "locked" }))
         const locked = yield* Effect.either(run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "X" }] })))
         expect(failureTag(locked)).toBe("Conflict")
+      }))
+
+    it.effect("concurrent changes to one space all land, and a settings change read before an edit does not undo it", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const content = yield* Content
+        const changeRequests = yield* ChangeRequests
+        const search = yield* Search
+        const { organization, run } = yield* adminOfNewOrganization
+        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Busy" }))
+        const cr = yield* run(changeRequests.create(space.id, { subject: "Draft" }))
+        yield* run(changeRequests.edit(space.id, cr.changeRequest.id, { changes: [{ type: "insert_page", title: "Merged zephyr" }] }))
+        const edits = Array.from({ length: 6 }, (_, i) => run(content.editLive(space.id, { changes: [{ type: "insert_page", title: `Zephyr ${i}` }] })))
+        yield* Effect.all([
+          ...edits,
+          run(changeRequests.merge(space.id, cr.changeRequest.id)),
+          run(spaces.updateSpace(space.id, { title: "Busier" }))
+        ], { concurrency: "unbounded", discard: true })
+        const current = yield* run(content.current(space.id))
+        expect([...current.content.pages.values()].map((p) => p.title).sort()).toEqual([
+          "Merged zephyr", "Zephyr 0", "Zephyr 1", "Zephyr 2", "Zephyr 3", "Zephyr 4", "Zephyr 5"
+        ])
+        const after = (yield* run(spaces.getSpace(space.id))).space
+        expect([after.title, after.revisionId]).toEqual(["Busier", current.revision.id])
+        const found = yield* run(search.inSpace(space.id, { query: "zephyr" }, { limit: 50, after: Option.none() }))
+        expect(found.count).toBe(7)
+        // The repository itself: `update` never moves the revision.
+        const repository = yield* SpaceRepository
+        yield* repository.update({ ...space, title: "Stale", revisionId: space.revisionId })
+        expect(Option.map(yield* repository.findById(space.id), (s) => [s.title, s.revisionId])).toEqual(Option.some(["Stale", current.revision.id]))
       }))
 
     it.effect("files: stored behind the blob store with size, type and image dimensions", () =>

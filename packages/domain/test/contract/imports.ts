@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option } from "effect"
 import {
+  ChangeRequests,
   Content,
   type DomainServices,
   FetchFailed,
@@ -22,7 +23,11 @@ const site: Readonly<Record<string, { readonly contentType: string; readonly bod
   "https://docs.example/": { contentType: "text/html", body: html("Home", `<h1>Home</h1><p>See <a href="/setup/">setup</a> and <a href="/gone">gone</a>.</p>`) },
   "https://docs.example/setup/": { contentType: "text/html", body: html("Setup", `<h1>Setup</h1><p>Tune the <a href="disk">disk</a>.</p><img src="/logo.gif" alt="Logo">`) },
   "https://docs.example/setup/disk": { contentType: "text/html", body: html("Disks", `<p>Quasar partitions.</p>`) },
-  "https://docs.example/logo.gif": { contentType: "image/gif", body: gif }
+  "https://docs.example/logo.gif": { contentType: "image/gif", body: gif },
+  // What a site may send that no storage would keep as is: a NUL from the URL, half an emoji at the limit.
+  "https://docs.example/odd/a%00b": { contentType: "text/html", body: new TextEncoder().encode("<p>No title here.</p>") },
+  "https://docs.example/long/": { contentType: "text/html", body: html(`${"a".repeat(254)}\u{1F600}`, "<p>Long.</p>") },
+  [`https://docs.example/${"a".repeat(94)}-bbbbb`]: { contentType: "text/html", body: html("Slug", "<p>Twice.</p>") }
 }
 
 const FakeWebFetcher = Layer.succeed(WebFetcher, {
@@ -69,5 +74,40 @@ export const importsContract = (storage: Layer.Layer<StoragePorts>, services: ty
           expect(Either.isLeft(result) && result.left._tag).toBe("InvalidInput")
         }
         expect((yield* run(content.current(space.id))).revision.id).toBe(space.revisionId)
+      }))
+
+    it.effect("titles and slugs made from what a site sends fit the limits of every storage", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const content = yield* Content
+        const imports = yield* Imports
+        const { organization, run } = yield* adminOfNewOrganization
+        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+        const into = (url: string) => run(imports.intoSpace(space.id, { source: "website", url }))
+        yield* into("https://docs.example/odd/a%00b")
+        yield* into("https://docs.example/long/")
+        const slugged = `https://docs.example/${"a".repeat(94)}-bbbbb`
+        yield* into(slugged)
+        yield* into(slugged)
+        const pages = pageTree((yield* run(content.current(space.id))).content).map((node) => node.page)
+        expect(pages.map((p) => p.title)).toEqual(["a b", "a".repeat(254), "Slug", "Slug"])
+        const slugs = pages.map((p) => p.slug)
+        expect(slugs.slice(2)).toEqual([`${"a".repeat(94)}-bbbbb`, `${"a".repeat(94)}-2`])
+        for (const slug of slugs) expect(slug).toMatch(/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/)
+      }))
+
+    it.effect("a locked space refuses imports into its change requests too", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const changeRequests = yield* ChangeRequests
+        const imports = yield* Imports
+        const { organization, run } = yield* adminOfNewOrganization
+        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+        const cr = yield* run(changeRequests.create(space.id, { subject: "Import" }))
+        yield* run(spaces.updateSpace(space.id, { editMode: "locked" }))
+        const refused = yield* Effect.either(run(imports.intoChangeRequest(space.id, cr.changeRequest.id, { source: "website", url: "https://docs.example/" })))
+        expect(Either.isLeft(refused) && refused.left._tag).toBe("Conflict")
+        const after = yield* run(changeRequests.get(space.id, cr.changeRequest.id))
+        expect(after.changeRequest.revisionId).toBe(cr.changeRequest.revisionId)
       }))
   })

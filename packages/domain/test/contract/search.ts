@@ -177,6 +177,35 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(yield* index.staleSpaces(1000)).toEqual([])
       }))
 
+    it.effect("an edit to a space whose documents lag behind indexes the whole space, not only the page edited", () =>
+      Effect.gen(function*() {
+        const search = yield* Search
+        const index = yield* SearchIndex
+        const content = yield* Content
+        const { run, space } = yield* guideSpace
+        // As if the space's content were written before search existed, and edited before the job ran.
+        yield* index.removeSpace(space.id)
+        yield* run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "Glossary" }] }))
+        const count = (query: string) => Effect.map(run(search.inSpace(space.id, { query }, first)), (r) => r.count)
+        expect([yield* count("glossary"), yield* count("proxy ")]).toEqual([1, 1])
+        expect(yield* index.staleSpaces(1000)).not.toContain(space.id)
+      }))
+
+    it.effect("a page of a million characters of distinct words is indexed up to the lexeme budget on every storage", () =>
+      Effect.gen(function*() {
+        const search = yield* Search
+        const content = yield* Content
+        const { run, space } = yield* guideSpace
+        // 15,800 distinct words of 62 Cyrillic letters (two bytes each in UTF-8): about 2 MB of
+        // lexemes, twice what PostgreSQL takes in one tsvector, in under a million characters.
+        const letter = (n: number) => String.fromCharCode(0x430 + n)
+        const word = (i: number) => Array.from({ length: 62 }, (_, k) => letter(k < 3 ? Math.floor(i / 32 ** k) % 32 : (i + k) % 32)).join("")
+        const markdown = Array.from({ length: 15_800 }, (_, i) => word(i)).join(" ")
+        yield* run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "Giant lexicon", document: { markdown } }] }))
+        const count = (query: string) => Effect.map(run(search.inSpace(space.id, { query }, first)), (r) => r.count)
+        expect([yield* count("giant"), yield* count(`${word(0)} `), yield* count(`${word(15_799)} `)]).toEqual([1, 1, 0])
+      }))
+
     it.effect("limits: the query is 1 to 512 characters", () =>
       Effect.gen(function*() {
         const spaces = yield* Spaces
