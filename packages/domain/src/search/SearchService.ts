@@ -22,6 +22,12 @@ export const SECTIONS_PER_PAGE = 5
 /** Characters of a section's body shown in a result. */
 export const SNIPPET_LENGTH = 300
 
+/**
+ * Characters of a page's sections read to pick the sections shown and cut their snippets: a
+ * result costs the same for a page of a million characters as for one of a few thousand.
+ */
+const SCAN_LENGTH = 20_000
+
 /** A prefix shorter than this would match nearly every page: a last word this short is left out. */
 const MIN_PREFIX = 2
 
@@ -62,7 +68,7 @@ export const termsOf = (query: string): ReadonlyArray<SearchTerm> => {
 /** A section in a result: its body cut to the part around the first word that matched. */
 const snippet = (body: string, terms: ReadonlyArray<SearchTerm>): string => {
   let start = 0
-  for (const match of body.matchAll(/[\p{L}\p{N}]+/gu)) {
+  for (const match of body.slice(0, SCAN_LENGTH).matchAll(/[\p{L}\p{N}]+/gu)) {
     const lexemes = lexemesOf(match[0])
     if (terms.some((term) => termMatches(lexemes, term))) {
       start = match.index ?? 0
@@ -92,7 +98,14 @@ export interface SpaceResult {
 
 const resultOf = (hit: PageHit, terms: ReadonlyArray<SearchTerm>): PageResult => {
   const { document } = hit
-  const matching = document.sections.filter((s) => countMatches(lexemesOf(`${s.title} ${s.body}`), terms) > 0)
+  const matching: Array<Section> = []
+  let budget = SCAN_LENGTH
+  for (const section of document.sections) {
+    if (budget <= 0 || matching.length === SECTIONS_PER_PAGE) break
+    const text = `${section.title} ${section.body.slice(0, budget)}`
+    budget -= text.length
+    if (countMatches(lexemesOf(text), terms) > 0) matching.push(section)
+  }
   const shown = (matching.length > 0 ? matching : document.sections.slice(0, 1)).slice(0, SECTIONS_PER_PAGE)
   return {
     pageId: document.pageId,

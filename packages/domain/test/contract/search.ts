@@ -206,6 +206,19 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect([yield* count("giant"), yield* count(`${word(0)} `), yield* count(`${word(15_799)} `)]).toEqual([1, 1, 0])
       }))
 
+    it.effect("a result reads the first 20,000 characters of a page to pick its sections", () =>
+      Effect.gen(function*() {
+        const search = yield* Search
+        const content = yield* Content
+        const { run, space } = yield* guideSpace
+        const filler = "lorem ipsum ".repeat(2_000)
+        const markdown = `## Early\n\nA walrus.\n\n## Filler\n\n${filler}\n\n## Late\n\nAnother walrus.`
+        yield* run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "Long read", document: { markdown } }] }))
+        const found = yield* run(search.inSpace(space.id, { query: "walrus" }, first))
+        // Found by its whole text; the section past the budget is not read for the result.
+        expect(found.items.map((p) => [p.title, p.sections.map((s) => s.title)])).toEqual([["Long read", ["Early"]]])
+      }))
+
     it.effect("limits: the query is 1 to 512 characters", () =>
       Effect.gen(function*() {
         const spaces = yield* Spaces
