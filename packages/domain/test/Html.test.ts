@@ -1,6 +1,28 @@
+import * as v8 from "node:v8"
+import * as vm from "node:vm"
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { vi } from "vitest"
+import { readMarkdown } from "../src/content/Markdown.js"
 import { decodeHtml, type MarkdownRewrite, readHtml } from "../src/imports/Html.js"
+
+// The last document parse5 parsed, held weakly: whether a read page still holds its tree.
+const parsed = vi.hoisted(() => ({ last: undefined as WeakRef<object> | undefined }))
+vi.mock("parse5", async (importOriginal) => {
+  const parse5 = await importOriginal<typeof import("parse5")>()
+  const parse: typeof parse5.parse = (...args) => {
+    const document = parse5.parse(...args)
+    parsed.last = new WeakRef(document as object)
+    return document
+  }
+  return { ...parse5, parse }
+})
+
+/** A full garbage collection: V8 hands out `gc` to contexts made once --expose-gc is set. */
+const collectGarbage = (): void => {
+  v8.setFlagsFromString("--expose-gc")
+  ;(vm.runInNewContext("gc") as () => void)()
+}
 
 const PAGE = "https://docs.example.com/guide/start.html"
 
@@ -132,6 +154,31 @@ describe("readHtml: markdown", () => {
       .toBe("Totals\n\n| a | b | c |\n| --- | --- | --- |\n| wide |  | 1 |\n| tall | 2 |  |\n|  | 3 |  |\n")
   })
 
+  it("writes at most 64 columns, the cells past them joining the last", () => {
+    const cells = Array.from({ length: 100 }, (_, i) => `<td>c${i}</td>`).join("")
+    const [header, delimiter, row] = markdownOf(`<table><tr>${cells}</tr><tr><td colspan='100'>a</td><td>b</td><td colspan='9'>c</td></tr></table>`).split("\n")
+    const joined = Array.from({ length: 37 }, (_, i) => `c${i + 63}`).join(" ")
+    expect(header).toBe(`| ${[...Array.from({ length: 63 }, (_, i) => `c${i}`), joined].join(" | ")} |`)
+    expect(delimiter).toBe(`| ${Array(64).fill("---").join(" | ")} |`)
+    expect(row).toBe(`| ${["a", ...Array(62).fill(""), "b c"].join(" | ")} |`)
+  })
+
+  it("writes a table of more than 10,000 cells a paragraph a row, as long as its text", () => {
+    // 200 cells of colspan 100 over 200 rows padded each row to 20,000 cells: 12 MB of markdown.
+    const wide = `<table><tr>${"<td colspan=100></td>".repeat(200)}${"<tr><td>x".repeat(200)}</table>`
+    expect(markdownOf(wide)).toBe(`${Array(200).fill("x").join("\n\n")}\n`)
+    const rows = `<table><tr><th colspan=64>Head</th></tr>${"<tr><td>a</td><td></td><td>- b</td></tr>".repeat(200)}</table>`
+    expect(markdownOf(rows)).toBe(`Head\n\n${Array(200).fill("a | - b").join("\n\n")}\n`)
+    // Spans that fill 64 columns over 100 rows, row after row.
+    const spanned = `<table>${`<tr><td rowspan=100 colspan=100>a</td>${"<tr>".repeat(99)}`.repeat(30)}</table>`
+    expect(markdownOf(spanned)).toBe(`${Array(30).fill("a").join("\n\n")}\n`)
+    // Up to the limit, a table is still a table: 156 rows of 64 cells, but not 157.
+    const table = (rows: number) => markdownOf(`<table>${`<tr>${"<td>x</td>".repeat(64)}</tr>`.repeat(rows)}</table>`)
+    const row = Array(64).fill("x")
+    expect(table(156)).toBe(`${[`| ${row.join(" | ")} |`, `| ${Array(64).fill("---").join(" | ")} |`, ...Array(155).fill(`| ${row.join(" | ")} |`)].join("\n")}\n`)
+    expect(table(157)).toBe(`${Array(157).fill(row.join(" | ")).join("\n\n")}\n`)
+  })
+
   it("reads a table that lays out other tables as blocks", () => {
     expect(markdownOf("<table><tr><td><p>Left</p></td><td><table><tr><th>k</th></tr><tr><td>v</td></tr></table></td></tr></table>"))
       .toBe("Left\n\n| k |\n| --- |\n| v |\n")
@@ -139,7 +186,15 @@ describe("readHtml: markdown", () => {
 
   it("writes blockquotes and rules", () => {
     expect(markdownOf("<blockquote><p>Quoted</p><ul><li>item</li></ul><blockquote>deeper</blockquote></blockquote><hr><p>After</p>"))
-      .toBe("> Quoted\n>\n> - item\n>\n> > deeper\n\n---\n\nAfter\n")
+      .toBe("> Quoted\n>\n> - item\n>\n> > deeper\n\n***\n\nAfter\n")
+  })
+
+  it("writes rules as ***, so that a page opening with one is not read as front matter", () => {
+    const markdown = markdownOf("<hr><p>hidden: true</p><p>Intro</p><hr><p>body</p>")
+    expect(markdown).toBe("***\n\nhidden: true\n\nIntro\n\n***\n\nbody\n")
+    expect(readMarkdown(markdown, true).body).toBe(markdown)
+    // "* ***" would be a rule, not an item holding one.
+    expect(markdownOf("<ul><li>a</li></ul><ul><li><hr></li><li>b</li></ul>")).toBe("- a\n\n* ---\n* b\n")
   })
 
   it("escapes characters that would change meaning, and no others", () => {
@@ -174,6 +229,23 @@ describe("readHtml: markdown", () => {
     expect(markdownOf("")).toBe("")
     expect(markdownOf("<p> </p><div><br></div>")).toBe("")
     expect(markdownOf("<p>a</p><p>&nbsp;</p><p><b>&nbsp;</b></p><p>b</p>")).toBe("a\n\nb\n")
+  })
+
+  it("tells permalink anchors from a heading's text in one walk, however deep they nest", () => {
+    // Anchors nest through table cells; reading each one's text afresh was quadratic, a minute for this.
+    const anchors = (depth: number) => "<a href='#'><table><tr><td>¶ ".repeat(depth)
+    expect(markdownOf(`<h2>Title ${anchors(1_000)}</h2>`)).toBe("## Title\n")
+    expect(markdownOf(`<h2>Title ${anchors(15_000)}x</h2>`)).toBe(`## Title ${Array(15_000).fill("¶").join(" ")} x\n`)
+  })
+
+  it("reads long runs of spaces and dashes without backtracking over them", () => {
+    // Each was quadratic in the run's length (`\s+$` and the like), minutes for these.
+    const run = 250_000
+    expect(markdownOf(`<pre>a${" ".repeat(run)}b</pre>`)).toBe(`\`\`\`\na${" ".repeat(run)}b\n\`\`\`\n`)
+    expect(markdownOf(`<p>a${"\u00a0".repeat(run)}b</p>`)).toBe(`a${"\u00a0".repeat(run)}b\n`)
+    expect(markdownOf(`<ul>a${" ".repeat(run)}b</ul>`)).toBe("- a b\n")
+    expect(markdownOf(`<p><b>a${"\u00a0".repeat(run)}b</b></p>`)).toBe(`**a${"\u00a0".repeat(run)}b**\n`)
+    expect(markdownOf(`<p>|${"-".repeat(run)}x</p>`)).toBe(`|${"-".repeat(run)}x\n`)
   })
 
   it("gives up structure past a deep nesting instead of failing", () => {
@@ -223,6 +295,25 @@ describe("readHtml: page", () => {
     const page = readHtml("<title>Site | Page</title><header><h1>Site</h1></header><main><h1>  The\n  page  </h1><p>Body</p></main>", PAGE)
     expect(page.title).toBe("The page")
     expect(page.toMarkdown(asIs)).toBe("Body\n")
+  })
+
+  it("finds the title in one walk, however deep headings without text nest", () => {
+    // parse5 nests <h1><span><h1>…: reading each heading's text afresh was quadratic, a minute for this.
+    const nested = "<h1><span>".repeat(20_000)
+    const page = readHtml(`<title>Fallback</title><main>${nested}</main>`, PAGE)
+    expect(page.title).toBe("Fallback")
+    expect(page.toMarkdown(asIs)).toBe("")
+  })
+
+  it("keeps no hold on the document tree once the page is read", async () => {
+    const page = readHtml("<main><p>Hi <a href='/x'>there</a> <img src='/i.png' alt='i'></p></main>", PAGE)
+    const tree = parsed.last
+    expect(tree).toBeDefined()
+    // A WeakRef holds what it was made for until the current turn ends.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    collectGarbage()
+    expect(tree?.deref() === undefined).toBe(true)
+    expect(page.toMarkdown(asIs)).toBe("Hi [there](https://docs.example.com/x) ![i](https://docs.example.com/i.png)\n")
   })
 
   it("falls back on <title> when the main content has no <h1> with text, and on nothing when neither has text", () => {
@@ -363,6 +454,7 @@ acme init my-site
           expect(markdown.endsWith("\n")).toBe(true)
           expect(markdown.endsWith("\n\n")).toBe(false)
           expect(/^\s/.test(markdown)).toBe(false)
+          expect(/^---(?:\n|$)/.test(markdown)).toBe(false)
         }
         if (!markdown.includes("```")) expect(markdown).not.toMatch(/\n\s*\n\s*\n/)
         if (page.title !== undefined) {

@@ -110,7 +110,15 @@ const withoutMarkers = (text: string): string => text.replace(/[\uE000-\uE00F]/g
 
 /** HTML's whitespace, which a browser collapses; no-break spaces are not part of it. */
 const collapse = (text: string): string => text.replace(/[ \t\n\r\f]+/g, " ")
-const trimHtml = (text: string): string => text.replace(/^[ \t\n\r\f]+|[ \t\n\r\f]+$/g, "")
+const isHtmlSpace = (code: number): boolean => code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || code === 0x0c
+/** By loops: a regex for trailing space (`\s+$`) retries at every space of a run inside the text, quadratic on long runs. */
+const trimHtml = (text: string): string => {
+  let start = 0
+  let end = text.length
+  while (start < end && isHtmlSpace(text.charCodeAt(start))) start++
+  while (end > start && isHtmlSpace(text.charCodeAt(end - 1))) end--
+  return text.slice(start, end)
+}
 
 /** Calls `enter` on each node under `root` in document order, and `leave` on each element entered; `enter` returning false skips an element's children. */
 const walk = (root: ParentNode, enter: (node: ChildNode) => boolean, leave?: (element: Element) => void): void => {
@@ -155,6 +163,14 @@ const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h
 /** Past this nesting the structure is given up for plain text, so that no page exhausts the stack. */
 const MAX_DEPTH = 200
 
+/** The most columns a table is written with: the cells of a row past them join its last column. */
+const MAX_COLUMNS = 64
+/**
+ * The most cells (rows × columns) a table is written as a grid. Every row is padded to the widest,
+ * so past this a few wide rows would multiply the page; such a table is written a paragraph a row.
+ */
+const MAX_CELLS = 10_000
+
 // ---------------------------------------------------------------------------------------------
 // Markdown text
 
@@ -179,8 +195,9 @@ const escapeLineStart = (line: string): string => {
     return line.length
   }
   const escapeAt = (n: number) => `${line.slice(0, positionOf(n))}\\${line.slice(positionOf(n))}`
-  // A line of dashes and pipes under a line with a pipe would make a table of the two.
-  const tableDelimiter = visible.includes("|") && /^[ |:-]*-[ |:-]*$/.test(visible)
+  // A line of dashes and pipes under a line with a pipe would make a table of the two (tested in
+  // two steps: `[ |:-]*-[ |:-]*$` backtracks quadratically on a long run of dashes).
+  const tableDelimiter = visible.includes("|") && visible.includes("-") && /^[ |:-]*$/.test(visible)
   if (tableDelimiter || /^(?:=+ *|-[- ]*)$/.test(visible) || /^(?:#{1,6}|[-+])(?= |$)/.test(visible) || visible.startsWith(">")) return escapeAt(0)
   const numbered = /^(\d{1,9})[.)](?= |$)/.exec(visible)
   return numbered === null ? line : escapeAt(numbered[1]?.length ?? 0)
@@ -201,8 +218,11 @@ const wrap = (inner: string, delimiter: { readonly open: string; readonly close:
   // Any Unicode space, no-break ones included: a delimiter beside one cannot open or close.
   const lead = /^[\s\uE000]*/.exec(inner)?.[0] ?? ""
   const rest = inner.slice(lead.length)
-  const trail = /[\s\uE000]*$/.exec(rest)?.[0] ?? ""
-  const core = rest.slice(0, rest.length - trail.length)
+  // A loop, not `\s*$`, which retries at every space of a run inside the text.
+  let coreEnd = rest.length
+  while (coreEnd > 0 && /[\s\uE000]/.test(rest[coreEnd - 1] as string)) coreEnd--
+  const trail = rest.slice(coreEnd)
+  const core = rest.slice(0, coreEnd)
   // Two breaks in a row split the paragraph, which a delimiter cannot span.
   if (core === "" || /\uE000\s*\uE000/.test(core)) return inner
   return `${lead}${delimiter.open}${core}${delimiter.close}${trail}`
@@ -402,8 +422,8 @@ const indented = (marker: string, body: string): string => {
   const indent = " ".repeat(marker.length + 1)
   return body
     .split("\n")
-    // "- ---" would be one rule, not an item holding a rule.
-    .map((line, i) => (i === 0 ? `${marker} ${marker === "-" && line === "---" ? "***" : line}` : line === "" ? "" : `${indent}${line}`))
+    // "* ***" would be one rule, not an item holding a rule.
+    .map((line, i) => (i === 0 ? `${marker} ${marker === "*" && line === "***" ? "---" : line}` : line === "" ? "" : `${indent}${line}`))
     .join("\n")
 }
 
@@ -427,12 +447,17 @@ const alignmentOf = (cell: Element | undefined): string => {
   return align === "center" ? ":---:" : align === "right" ? "---:" : align === "left" ? ":---" : "---"
 }
 
-/**
- * Reads a fetched HTML page at `url`: its title, the links of the whole document (the crawl's
- * frontier), and its main content as markdown whose links and images are pointed at the
- * caller's targets.
- */
-export const readHtml = (html: string, url: string): HtmlPage => {
+/** A page read: its markdown written but for the destinations of its links and images. */
+interface ReadPage {
+  readonly title: string | undefined
+  readonly links: ReadonlyArray<string>
+  readonly images: ReadonlyArray<string>
+  /** The markdown, cut at each destination: text at even indices, between them the index in `targets` of what goes there. */
+  readonly pieces: ReadonlyArray<string>
+  readonly targets: ReadonlyArray<Target>
+}
+
+const readPage = (html: string, url: string): ReadPage => {
   const document = parse(html)
 
   // Links resolve against the first <base href>, itself resolved against the page's URL.
@@ -485,20 +510,29 @@ export const readHtml = (html: string, url: string): HtmlPage => {
     const atBlockEdge = (node: Element) => {
       if (BLOCK.has(node.tagName) && !text.endsWith(separator)) text += separator
     }
+    // Permalink anchors beside a heading's text ("#", "¶", "🔗") are not part of it: where each
+    // anchor's text starts, and where the last letter or digit so far ends, tell one once it is
+    // left (asking each its own text would walk anchors nested through table cells over and over).
+    const anchorStarts = new Map<Element, number>()
+    let lettersEnd = 0
     walk(element, (node) => {
       if (!isElement(node)) {
-        if (isText(node)) text += node.value
+        if (isText(node)) {
+          text += node.value
+          if (mode === "heading" && /[\p{L}\p{N}]/u.test(node.value)) lettersEnd = text.length
+        }
         return false
       }
       if (isDropped(node)) return false
-      // Permalink anchors beside a heading's text ("#", "¶", "🔗") are not part of it.
-      if (mode === "heading" && isHtml(node, "a") && attributeOf(node, "href")?.trim().startsWith("#") === true && !/[\p{L}\p{N}]/u.test(textOf(node, "line"))) {
-        return false
-      }
+      if (mode === "heading" && isHtml(node, "a") && attributeOf(node, "href")?.trim().startsWith("#") === true) anchorStarts.set(node, text.length)
       if (node.tagName === "br") text += separator
       atBlockEdge(node)
       return true
-    }, (node) => atBlockEdge(node))
+    }, (node) => {
+      atBlockEdge(node)
+      const start = anchorStarts.get(node)
+      if (start !== undefined && lettersEnd <= start) text = text.slice(0, start)
+    })
     return withoutMarkers(text)
   }
 
@@ -508,8 +542,10 @@ export const readHtml = (html: string, url: string): HtmlPage => {
   let titleHeading: Element | undefined
   walk(root, (node) => {
     if (titleHeading !== undefined || !isElement(node) || isDropped(node)) return false
-    if (isHtml(node, "h1") && headingText(node) !== "") titleHeading = node
-    return titleHeading === undefined
+    if (!isHtml(node, "h1")) return true
+    if (headingText(node) !== "") titleHeading = node
+    // An <h1> without text holds no <h1> with text: walking those again would be quadratic in their nesting.
+    return false
   })
   let titleElement: Element | undefined
   walk(document, (node) => {
@@ -656,7 +692,8 @@ export const readHtml = (html: string, url: string): HtmlPage => {
     }
     switch (element.tagName) {
       case "hr":
-        out.push({ markdown: "---", kind: "other" })
+        // Not `---`: two of those around the first lines of a page would be read as its front matter.
+        out.push({ markdown: "***", kind: "other" })
         return
       case "pre": {
         const code = codeBlockOf(element)
@@ -686,8 +723,9 @@ export const readHtml = (html: string, url: string): HtmlPage => {
     const elements = pre.childNodes.filter(isElement)
     const code = elements.length === 1 && elements[0]?.tagName === "code" ? elements[0] : undefined
     const language = languageOf(code) ?? languageOf(pre) ?? ""
-    // Verbatim, but without the blank lines that markup indentation leaves at either end.
-    const text = textOf(pre, "pre").replace(/\r\n?/g, "\n").replace(/^(?:[ \t]*\n)+/, "").replace(/\s+$/, "")
+    // Verbatim, but without the blank lines that markup indentation leaves at either end
+    // (trimEnd, as `\s+$` is quadratic on a long run of spaces inside the text).
+    const text = textOf(pre, "pre").replace(/\r\n?/g, "\n").replace(/^(?:[ \t]*\n)+/, "").trimEnd()
     const fence = "`".repeat(Math.max(3, longestRun(text, "`") + 1))
     return text === "" ? undefined : `${fence}${language}\n${text}\n${fence}`
   }
@@ -752,8 +790,12 @@ export const readHtml = (html: string, url: string): HtmlPage => {
     }
     if (caption !== undefined) blocksInto([caption], out, depth)
     const grid: Array<Array<string>> = []
+    let width = 0
     let headerCells: Array<Element | undefined> = []
     const spans: Array<number> = []
+    // Once the grid would pass MAX_CELLS, the rows as paragraphs: the texts of their cells.
+    let rowTexts: Array<string> | undefined
+    const textsOf = (line: ReadonlyArray<string>) => line.filter((text) => text !== "").join(" | ")
     for (const row of rows) {
       const line: Array<string> = []
       const cellsOfLine: Array<Element | undefined> = []
@@ -768,8 +810,15 @@ export const readHtml = (html: string, url: string): HtmlPage => {
         if (!isElement(cell) || (cell.tagName !== "td" && cell.tagName !== "th") || isDropped(cell)) continue
         skipSpanned()
         const text = trimHtml(collapse(inlineChildren(cell, { ...PLAIN, oneLine: true }, depth))).replace(/\|/g, "\\|")
+        if (line.length >= MAX_COLUMNS) {
+          // Past the last column, a cell's text joins it.
+          const last = line[MAX_COLUMNS - 1] ?? ""
+          if (text !== "") line[MAX_COLUMNS - 1] = last === "" ? text : `${last} ${text}`
+          continue
+        }
         const rowSpan = spanOf(cell, "rowspan")
-        for (let i = 0; i < spanOf(cell, "colspan"); i++) {
+        const colSpan = Math.min(spanOf(cell, "colspan"), MAX_COLUMNS - line.length)
+        for (let i = 0; i < colSpan; i++) {
           if (rowSpan > 1) spans[line.length] = rowSpan - 1
           line.push(i === 0 ? text : "")
           cellsOfLine.push(cell)
@@ -777,10 +826,22 @@ export const readHtml = (html: string, url: string): HtmlPage => {
       }
       skipSpanned()
       if (line.length === 0) continue
+      if (rowTexts === undefined && (grid.length + 1) * Math.max(width, line.length) > MAX_CELLS) {
+        rowTexts = grid.map(textsOf)
+        grid.length = 0
+      }
+      if (rowTexts !== undefined) {
+        rowTexts.push(textsOf(line))
+        continue
+      }
       if (grid.length === 0) headerCells = cellsOfLine
+      width = Math.max(width, line.length)
       grid.push(line)
     }
-    const width = Math.max(0, ...grid.map((line) => line.length))
+    if (rowTexts !== undefined) {
+      for (const paragraph of rowTexts.flatMap(paragraphsOf)) out.push({ markdown: paragraph, kind: "paragraph" })
+      return
+    }
     if (width === 0) return
     const format = (line: ReadonlyArray<string>) =>
       `| ${Array.from({ length: width }, (_, i) => line[i] ?? "").join(" | ")} |`
@@ -789,22 +850,44 @@ export const readHtml = (html: string, url: string): HtmlPage => {
     out.push({ markdown: [format(header), delimiter, ...body.map(format)].join("\n"), kind: "other" })
   }
 
-  const body = resolveDelimiters(joinBlocks(blocksOf(root.childNodes, 0))).replace(/^\s+/, "").replace(/\s+$/, "")
-  const markdown = body === "" ? "" : `${body}\n`
+  // trim, not `\s+$`, which is quadratic on a long run of spaces inside the text.
+  const trimmed = resolveDelimiters(joinBlocks(blocksOf(root.childNodes, 0))).trim()
+  // Whatever wrote it, a first line `---` would be read as the start of front matter.
+  const body = trimmed === "---" || trimmed.startsWith("---\n") ? `\\${trimmed}` : trimmed
+  const markdown = (body === "" ? "" : `${body}\n`)
+    // Text then a link: "Hi!" before "[there](…)" must not read as an image.
+    .replace(new RegExp(`!${LINK_OPEN}`, "g"), `\\![`)
+    .replace(new RegExp(LINK_OPEN, "g"), "[")
 
   return {
     title: titleText === "" ? undefined : titleText,
     links: Array.from(links),
     images: Array.from(images),
+    pieces: markdown.split(new RegExp(`${TARGET_OPEN}(\\d+)${TARGET_CLOSE}`)),
+    targets
+  }
+}
+
+/**
+ * Reads a fetched HTML page at `url`: its title, the links of the whole document (the crawl's
+ * frontier), and its main content as markdown whose links and images are pointed at the
+ * caller's targets.
+ *
+ * The markdown is written here, not when asked for: `toMarkdown` holds only it and its targets,
+ * so the page's document tree can be collected while the rest of an import goes on.
+ */
+export const readHtml = (html: string, url: string): HtmlPage => {
+  const { images, links, pieces, targets, title } = readPage(html, url)
+  return {
+    title,
+    links,
+    images,
     toMarkdown: (rewrite) =>
-      markdown
-        // Text then a link: "Hi!" before "[there](…)" must not read as an image.
-        .replace(new RegExp(`!${LINK_OPEN}`, "g"), `\\![`)
-        .replace(new RegExp(LINK_OPEN, "g"), "[")
-        .replace(new RegExp(`${TARGET_OPEN}(\\d+)${TARGET_CLOSE}`, "g"), (_, index: string) => {
-          const target = targets[Number(index)]
-          if (target === undefined) return ""
-          return destinationOf(target.kind === "link" ? rewrite.link(target.url) : rewrite.image(target.url))
-        })
+      pieces.map((piece, i) => {
+        if (i % 2 === 0) return piece
+        const target = targets[Number(piece)]
+        if (target === undefined) return ""
+        return destinationOf(target.kind === "link" ? rewrite.link(target.url) : rewrite.image(target.url))
+      }).join("")
   }
 }
