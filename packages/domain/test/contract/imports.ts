@@ -37,17 +37,23 @@ const FakeWebFetcher = Layer.succeed(WebFetcher, {
       : Effect.succeed({ url, status: site[url] === undefined ? 404 : 200, contentType: site[url]?.contentType ?? "text/html", body: site[url]?.body ?? new Uint8Array() })
 })
 
+/** A new organization's empty space to import into, with the services the tests use. */
+const newImportSpace = Effect.gen(function*() {
+  const spaces = yield* Spaces
+  const content = yield* Content
+  const imports = yield* Imports
+  const { organization, run } = yield* adminOfNewOrganization
+  const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+  return { content, imports, run, space, spaces }
+})
+
 /** Importing through the domain: the same pages, files and counts on every adapter. */
 export const importsContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
   layer(Layer.merge(services, ImportServices.pipe(Layer.provide(FakeWebFetcher))).pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("imports", (it) => {
     it.effect("a website becomes nested pages and files in one revision, searchable at once", () =>
       Effect.gen(function*() {
-        const spaces = yield* Spaces
-        const content = yield* Content
-        const imports = yield* Imports
         const search = yield* Search
-        const { organization, run } = yield* adminOfNewOrganization
-        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+        const { content, imports, run, space } = yield* newImportSpace
         const result = yield* run(imports.intoSpace(space.id, { source: "website", url: "https://docs.example/" }))
         expect(result).toMatchObject({ importedResources: 4, totalResources: 5 })
         const view = yield* run(content.current(space.id))
@@ -64,11 +70,7 @@ export const importsContract = (storage: Layer.Layer<StoragePorts>, services: ty
 
     it.effect("a refused or failed first page is invalid input and writes nothing", () =>
       Effect.gen(function*() {
-        const spaces = yield* Spaces
-        const content = yield* Content
-        const imports = yield* Imports
-        const { organization, run } = yield* adminOfNewOrganization
-        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+        const { content, imports, run, space } = yield* newImportSpace
         for (const url of ["https://refused.example/", "https://docs.example/missing", "https://docs.example/logo.gif"]) {
           const result = yield* Effect.either(run(imports.intoSpace(space.id, { source: "website", url })))
           expect(Either.isLeft(result) && result.left._tag).toBe("InvalidInput")
@@ -78,11 +80,7 @@ export const importsContract = (storage: Layer.Layer<StoragePorts>, services: ty
 
     it.effect("titles and slugs made from what a site sends fit the limits of every storage", () =>
       Effect.gen(function*() {
-        const spaces = yield* Spaces
-        const content = yield* Content
-        const imports = yield* Imports
-        const { organization, run } = yield* adminOfNewOrganization
-        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+        const { content, imports, run, space } = yield* newImportSpace
         const into = (url: string) => run(imports.intoSpace(space.id, { source: "website", url }))
         yield* into("https://docs.example/odd/a%00b")
         yield* into("https://docs.example/long/")
@@ -98,11 +96,8 @@ export const importsContract = (storage: Layer.Layer<StoragePorts>, services: ty
 
     it.effect("a locked space refuses imports into its change requests too", () =>
       Effect.gen(function*() {
-        const spaces = yield* Spaces
         const changeRequests = yield* ChangeRequests
-        const imports = yield* Imports
-        const { organization, run } = yield* adminOfNewOrganization
-        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+        const { imports, run, space, spaces } = yield* newImportSpace
         const cr = yield* run(changeRequests.create(space.id, { subject: "Import" }))
         yield* run(spaces.updateSpace(space.id, { editMode: "locked" }))
         const refused = yield* Effect.either(run(imports.intoChangeRequest(space.id, cr.changeRequest.id, { source: "website", url: "https://docs.example/" })))
