@@ -14,7 +14,15 @@ export const AppConfig = Config.all({
     Config.withDefault(""),
     Config.mapOrFail((text) => Either.mapLeft(parseNetworkClasses(text), (message) => ConfigError.InvalidData(["OCTAVO_IMPORT_ALLOW"], message)))
   ),
-  importTimeoutMs: Config.integer("OCTAVO_IMPORT_TIMEOUT_MS").pipe(Config.withDefault(10_000))
+  /** One fetch's time limit: 1 ms to about 24 days (Node's timers go no further). */
+  importTimeoutMs: Config.integer("OCTAVO_IMPORT_TIMEOUT_MS").pipe(
+    Config.withDefault(10_000),
+    Config.mapOrFail((ms) =>
+      ms >= 1 && ms <= 2_147_483_647
+        ? Either.right(ms)
+        : Either.left(ConfigError.InvalidData(["OCTAVO_IMPORT_TIMEOUT_MS"], "must be a number of milliseconds from 1 to 2147483647"))
+    )
+  )
 })
 export type AppConfig = Config.Config.Success<typeof AppConfig>
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Either } from "effect"
+import { AppConfig } from "../src/Config.js"
+
+const load = (env: Record<string, string>) =>
+  Effect.either(Effect.withConfigProvider(AppConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+
+describe("configuration", () => {
+  it.effect("takes the defaults from an empty environment", () =>
+    Effect.gen(function*() {
+      const config = yield* load({})
+      expect(Either.getOrThrow(config)).toMatchObject({ port: 8080, dataDir: "./.octavo", importAllow: [], importTimeoutMs: 10_000 })
+    }))
+
+  it.effect("refuses an import timeout outside 1 ms to 2^31 - 1 ms, naming the variable", () =>
+    Effect.gen(function*() {
+      for (const ms of ["1", "2147483647"]) expect(Either.isRight(yield* load({ OCTAVO_IMPORT_TIMEOUT_MS: ms }))).toBe(true)
+      for (const ms of ["0", "-5", "2147483648"]) {
+        const refused = yield* load({ OCTAVO_IMPORT_TIMEOUT_MS: ms })
+        expect([ms, Either.isLeft(refused) && String(refused.left)]).toEqual([ms, expect.stringContaining("OCTAVO_IMPORT_TIMEOUT_MS")])
+      }
+    }))
+})
