@@ -3,7 +3,8 @@ import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/ad
 import type { StoragePorts } from "@octavo/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { call, testServer } from "./harness.js"
+import { PageResults, SpaceResults } from "../src/api/SearchApi.js"
+import { bodyAs, call, testServer } from "./harness.js"
 import { world } from "./scenario.js"
 import { testSite } from "./site.js"
 
@@ -18,7 +19,7 @@ const importAndSearch = (storage: Layer.Layer<StoragePorts, unknown>) =>
     expect(imported.body).toMatchObject({ importedResources: 5, totalResources: 6 })
     const search = (path: string, query: string) => call("GET", `${path}/search?query=${encodeURIComponent(query)}`, { token: w.bob.token })
     const found = yield* search(`/v1/spaces/${spaceId}`, "zeppelin package")
-    expect(found.body.items.map((p: any) => [p.path, p.sections.map((s: any) => s.path)])).toEqual([["docs/guide/install", ["docs/guide/install#steps"]]])
+    expect(bodyAs(PageResults, found).items.map((p) => [p.path, p.sections.map((s) => s.path)])).toEqual([["docs/guide/install", ["docs/guide/install#steps"]]])
     const install = found.body.items[0].id as string
     const cr = yield* call("POST", `/v1/spaces/${spaceId}/change-requests`, { token: w.bob.token, body: { subject: "Rename" } })
     yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, {
@@ -27,10 +28,10 @@ const importAndSearch = (storage: Layer.Layer<StoragePorts, unknown>) =>
     })
     expect((yield* search(`/v1/spaces/${spaceId}`, "blimp")).body.count).toBe(0)
     expect((yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, { token: w.alice.token })).body.result).toBe("merge")
-    expect((yield* search(`/v1/spaces/${spaceId}`, "blimp")).body.items.map((p: any) => p.id)).toEqual([install])
+    expect(bodyAs(PageResults, yield* search(`/v1/spaces/${spaceId}`, "blimp")).items.map((p) => p.id)).toEqual([install])
     expect((yield* search(`/v1/spaces/${spaceId}`, "zeppelin")).body.count).toBe(0)
     const organization = yield* search(`/v1/orgs/${w.organizationId}`, "guide")
-    expect(organization.body.items.map((s: any) => [s.id, s.pages[0].path])).toEqual([[spaceId, "docs/guide"]])
+    expect(bodyAs(SpaceResults, organization).items.map((s) => [s.id, s.pages[0]?.path])).toEqual([[spaceId, "docs/guide"]])
     // A second space: organization results page one space at a time, even for a query ending in "@key".
     const other = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Other" } })
     yield* call("POST", `/v1/spaces/${other.body.id}/content`, { token: w.alice.token, body: { changes: [{ type: "insert_page", title: "Guide to ssh@key" }] } })
@@ -39,7 +40,7 @@ const importAndSearch = (storage: Layer.Layer<StoragePorts, unknown>) =>
     const firstPage = yield* orgSearch("guide ssh@key")
     const secondPage = yield* orgSearch("guide ssh@key", firstPage.body.next.page)
     expect([firstPage.status, secondPage.status, firstPage.body.count]).toEqual([200, 200, 2])
-    expect([...firstPage.body.items, ...secondPage.body.items].map((s: any) => s.title).sort()).toEqual(["Acme", "Other"])
+    expect([firstPage, secondPage].flatMap((answer) => bodyAs(SpaceResults, answer).items.map((s) => s.title)).sort()).toEqual(["Acme", "Other"])
     // Page tokens are not signed: whatever number one holds is a position, never a server error.
     for (const forged of [1.5, 1e300, 3_000_000_000, -1]) {
       const token = Buffer.from(JSON.stringify({ l: `organization-search:${w.organizationId}:${JSON.stringify("guide")}`, k: [forged, "x"] })).toString("base64url")

@@ -2,7 +2,7 @@ import * as http from "node:http"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { StoragePorts } from "@octavo/domain"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import { makeHttpApp, type ServerOptions } from "../src/Server.js"
 
 export const ADMIN_TOKEN = "test-admin-token"
@@ -49,6 +49,9 @@ export const call = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: 
       headers: response.headers
     } satisfies Answer
   }).pipe(Effect.scoped, Effect.orDie)
+
+/** An answer's body read by one of the API's own wire schemas: typed, and checked to have that shape. */
+export const bodyAs = <A, I>(schema: Schema.Schema<A, I>, answer: Answer): A => Schema.decodeUnknownSync(schema)(answer.body)
 
 /**
  * Sends a request that declares a body of `declaredBytes` but writes only a little of it,

@@ -1,14 +1,22 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { call, testServer } from "./harness.js"
+import { LinkList } from "../src/api/ContentApi.js"
+import { type PageObject, RevisionObject } from "../src/api/ContentWire.js"
+import { PageResults } from "../src/api/SearchApi.js"
+import { bodyAs, call, testServer } from "./harness.js"
 import { addMember, newUser, world } from "./scenario.js"
 import { testSite } from "./site.js"
 
 const newSpace = (organizationId: string, token: string, body: Record<string, unknown> = {}) =>
   Effect.map(call("POST", `/v1/orgs/${organizationId}/spaces`, { token, body: { title: "Imported", ...body } }), (r) => r.body.id as string)
 
-const contentOf = (spaceId: string, token: string) => Effect.map(call("GET", `/v1/spaces/${spaceId}/content`, { token }), (r) => r.body)
+const contentOf = (spaceId: string, token: string) =>
+  Effect.map(call("GET", `/v1/spaces/${spaceId}/content`, { token }), (r) => bodyAs(RevisionObject, r))
+
+/** A page tree as [path, title, children] rows. */
+type Outline = ReadonlyArray<readonly [string, string, Outline]>
+const outline = (pages: ReadonlyArray<PageObject>): Outline => pages.map((p) => [p.path, p.title, outline(p.pages)] as const)
 
 layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTestServices: true })("importing a website over HTTP", (it) => {
   it.scoped("a site becomes nested markdown pages with its image, links pointing inside", () =>
@@ -25,17 +33,16 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
       expect(imported.body).toEqual({ revision: imported.body.revision, importedResources: 5, totalResources: 6 })
       const content = yield* contentOf(spaceId, w.bob.token)
       expect(content.id).toBe(imported.body.revision)
-      const tree = (pages: ReadonlyArray<any>): any => pages.map((p) => [p.path, p.title, tree(p.pages)])
-      expect(tree(content.pages)).toEqual([
+      expect(outline(content.pages)).toEqual([
         ["docs", "Acme Docs", [
           ["docs/guide", "Guide", [["docs/guide/install", "Installation", []]]],
           ["docs/reference", "Reference", []]
         ]]
       ])
       expect(site.requested).not.toContain("/blog/post.html")
-      const [docs] = content.pages
-      const [guide, reference] = docs.pages
-      const [install] = guide.pages
+      const docs = content.pages[0] as PageObject
+      const [guide, reference] = docs.pages as [PageObject, PageObject]
+      const install = guide.pages[0] as PageObject
       expect(docs.markdown).toContain("[guide](/docs/guide)")
       expect(docs.markdown).toContain("(/docs/guide/install#steps)")
       expect(docs.markdown).toContain(`(${site.origin}/docs/missing.html)`)
@@ -46,20 +53,20 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
       expect(install.markdown).toContain("![Diagram](.gitbook/assets/diagram.png)")
       expect(reference.markdown).toContain("[the start](/docs)")
       expect(content.files).toMatchObject([{ name: "diagram.png", contentType: "image/png", size: 33, dimensions: { width: 3, height: 2 } }])
-      const links = yield* call("GET", `/v1/spaces/${spaceId}/links`, { token: w.bob.token })
-      expect(links.body.stats.broken.total).toBe(0)
-      expect(links.body.items.filter((l: any) => l.targetReference.kind === "page").length).toBe(4)
-      expect(links.body.items.filter((l: any) => l.targetReference.kind === "file").length).toBe(1)
+      const links = bodyAs(LinkList, yield* call("GET", `/v1/spaces/${spaceId}/links`, { token: w.bob.token }))
+      expect(links.stats.broken.total).toBe(0)
+      expect(links.items.filter((l) => l.targetReference.kind === "page").length).toBe(4)
+      expect(links.items.filter((l) => l.targetReference.kind === "file").length).toBe(1)
       // The imported pages are searchable at once.
       const found = yield* call("GET", `/v1/spaces/${spaceId}/search?query=zeppelin`, { token: w.bob.token })
-      expect(found.body.items.map((p: any) => p.path)).toEqual(["docs/guide/install"])
+      expect(bodyAs(PageResults, found).items.map((p) => p.path)).toEqual(["docs/guide/install"])
       // A second import goes beside the first: slugs stay unique.
       const again = yield* call("POST", `/v1/spaces/${spaceId}/content/import`, { token: w.bob.token, body: { source: "website", url: `${site.origin}/docs/` } })
       expect(again.status).toBe(200)
       const twice = yield* contentOf(spaceId, w.bob.token)
-      expect(twice.pages.map((p: any) => p.path)).toEqual(["docs", "docs-2"])
-      expect(twice.pages[1].markdown).toContain("[guide](/docs-2/guide)")
-      expect(twice.files.map((f: any) => f.name)).toEqual(["diagram.png", "diagram-2.png"])
+      expect(twice.pages.map((p) => p.path)).toEqual(["docs", "docs-2"])
+      expect(twice.pages[1]?.markdown).toContain("[guide](/docs-2/guide)")
+      expect(twice.files.map((f) => f.name)).toEqual(["diagram.png", "diagram-2.png"])
     }))
 
   it.scoped("into a change request: the space changes only when it is merged", () =>
@@ -75,12 +82,12 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
       expect(imported.status).toBe(200)
       // The guide holds the page and is in the same directory: it comes along.
       expect(imported.body).toMatchObject({ importedResources: 3, totalResources: 3 })
-      const crContent = yield* call("GET", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { token: w.bob.token })
-      expect(crContent.body.id).toBe(imported.body.revision)
-      expect(crContent.body.pages.map((p: any) => [p.title, p.pages.map((c: any) => c.title)])).toEqual([["Guide", ["Installation"]]])
+      const crContent = bodyAs(RevisionObject, yield* call("GET", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { token: w.bob.token }))
+      expect(crContent.id).toBe(imported.body.revision)
+      expect(crContent.pages.map((p) => [p.title, p.pages.map((c) => c.title)])).toEqual([["Guide", ["Installation"]]])
       expect((yield* contentOf(spaceId, w.bob.token)).pages).toEqual([])
       expect((yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, { token: w.alice.token })).body.result).toBe("merge")
-      expect((yield* contentOf(spaceId, w.bob.token)).pages.map((p: any) => p.title)).toEqual(["Guide"])
+      expect((yield* contentOf(spaceId, w.bob.token)).pages.map((p) => p.title)).toEqual(["Guide"])
       // A merged change request takes no more imports.
       const late = yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content/import`, {
         token: w.bob.token,
@@ -96,8 +103,8 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
       const spaceId = yield* newSpace(w.organizationId, w.alice.token)
       const imported = yield* call("POST", `/v1/spaces/${spaceId}/content/import`, { token: w.alice.token, body: { source: "website", url: `${site.origin}/latin/` } })
       expect(imported.body).toMatchObject({ importedResources: 1, totalResources: 1 })
-      const [page] = (yield* contentOf(spaceId, w.alice.token)).pages
-      expect([page.title, page.markdown]).toEqual(["Café", "Crème brûlée.\n"])
+      const pages = (yield* contentOf(spaceId, w.alice.token)).pages
+      expect(pages.map((page) => [page.title, page.markdown])).toEqual([["Café", "Crème brûlée.\n"]])
     }))
 
   it.scoped("refusals write nothing: bad input, a page that fails, a locked space, callers without the right", () =>

@@ -1,7 +1,8 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { call, testServer } from "./harness.js"
+import { PageResults, SpaceResults } from "../src/api/SearchApi.js"
+import { bodyAs, call, testServer } from "./harness.js"
 import { chars, world } from "./scenario.js"
 
 const q = (text: string) => encodeURIComponent(text)
@@ -48,9 +49,9 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("search over HTT
         }]
       })
       const firstPage = yield* call("GET", `/v1/spaces/${spaceId}/search?query=release&limit=1`, { token: w.bob.token })
-      expect(firstPage.body.items.map((p: any) => p.title)).toEqual(["Releases"])
+      expect(bodyAs(PageResults, firstPage).items.map((p) => p.title)).toEqual(["Releases"])
       const secondPage = yield* call("GET", `/v1/spaces/${spaceId}/search?query=release&limit=1&page=${firstPage.body.next.page}`, { token: w.bob.token })
-      expect(secondPage.body.items.map((p: any) => p.title)).toEqual(["Deployments"])
+      expect(bodyAs(PageResults, secondPage).items.map((p) => p.title)).toEqual(["Deployments"])
       expect(secondPage.body.next).toBeUndefined()
       // A page token belongs to its query.
       const misused = yield* call("GET", `/v1/spaces/${spaceId}/search?query=deploy&page=${firstPage.body.next.page}`, { token: w.bob.token })
@@ -58,7 +59,7 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("search over HTT
 
       const organization = yield* call("GET", `/v1/orgs/${w.organizationId}/search?query=${q("roll back release")}`, { token: w.bob.token })
       expect(organization.status).toBe(200)
-      expect(organization.body.items.map((s: any) => [s.id, s.title, s.pages.map((p: any) => p.title)])).toEqual([
+      expect(bodyAs(SpaceResults, organization).items.map((s) => [s.id, s.title, s.pages.map((p) => p.title)])).toEqual([
         [spaceId, "Handbook", ["Deployments", "Releases"]],
         [other.body.id, "Runbooks", ["Incident"]]
       ])

@@ -29,6 +29,10 @@ export const SpaceResult = Schema.Struct({
   urls: Urls
 }).annotations({ identifier: "SearchSpaceResult" })
 
+/** The answers of space and organization search. */
+export const PageResults = ListOf(PageResult)
+export const SpaceResults = ListOf(SpaceResult)
+
 const SearchQuery = Schema.Struct({ ...SearchInput.fields, ...PageQuery })
 
 export class SearchApi extends HttpApiGroup.make("search")
@@ -36,13 +40,13 @@ export class SearchApi extends HttpApiGroup.make("search")
     HttpApiEndpoint.get("space", "/v1/spaces/:spaceId/search")
       .setPath(Schema.Struct({ spaceId: SpaceId }))
       .setUrlParams(SearchQuery)
-      .addSuccess(ListOf(PageResult))
+      .addSuccess(PageResults)
   )
   .add(
     HttpApiEndpoint.get("organization", "/v1/orgs/:organizationId/search")
       .setPath(Schema.Struct({ organizationId: OrganizationId }))
       .setUrlParams(SearchQuery)
-      .addSuccess(ListOf(SpaceResult))
+      .addSuccess(SpaceResults)
   )
   .middleware(Authentication)
 {}

@@ -12,19 +12,7 @@ import { lexemesOf, sectionsOf } from "./Text.js"
  */
 export const MAX_LEXEME_BYTES = 512 * 1024
 
-const utf8Length = (text: string): number => {
-  let bytes = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < 0x80) bytes += 1
-    else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4
-      i++
-    } else bytes += 3
-  }
-  return bytes
-}
+const utf8 = new TextEncoder()
 
 /** What the index keeps of a page at `path`. */
 export const documentOf = (spaceId: SpaceId, page: ContentPage, path: string): SearchDocument => {
@@ -35,7 +23,7 @@ export const documentOf = (spaceId: SpaceId, page: ContentPage, path: string): S
   const add = (words: Iterable<string>) => {
     for (const word of words) {
       if (lexemes.has(word)) continue
-      const size = utf8Length(word)
+      const size = utf8.encode(word).length
       if (bytes + size > MAX_LEXEME_BYTES) return
       bytes += size
       lexemes.add(word)

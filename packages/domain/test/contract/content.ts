@@ -18,7 +18,7 @@ import {
   Spaces,
   type StoragePorts,
 } from "../../src/index.js"
-import { adminOfNewOrganization, at, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, adminWithNewSpace, at, uniqueId } from "./fixtures.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
@@ -176,8 +176,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const content = yield* Content
         const changeRequests = yield* ChangeRequests
         const search = yield* Search
-        const { organization, run } = yield* adminOfNewOrganization
-        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Busy" }))
+        const { run, space } = yield* adminWithNewSpace("Busy")
         const cr = yield* run(changeRequests.create(space.id, { subject: "Draft" }))
         yield* run(changeRequests.edit(space.id, cr.changeRequest.id, { changes: [{ type: "insert_page", title: "Merged zephyr" }] }))
         const edits = Array.from({ length: 6 }, (_, i) => run(content.editLive(space.id, { changes: [{ type: "insert_page", title: `Zephyr ${i}` }] })))

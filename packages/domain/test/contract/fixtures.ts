@@ -8,6 +8,7 @@ import {
   OrganizationId,
   OrganizationRepository,
   type Role,
+  Spaces,
   type Team,
   TeamId,
   TeamRepository,
@@ -93,3 +94,12 @@ export const adminOfNewOrganization = Effect.gen(function*() {
   yield* makeMember(organization, admin, "admin")
   return { organization, run: Effect.provideService(Actor, admin) }
 })
+
+/** A new organization's admin and an empty space of theirs. */
+export const adminWithNewSpace = (title: string) =>
+  Effect.gen(function*() {
+    const spaces = yield* Spaces
+    const { organization, run } = yield* adminOfNewOrganization
+    const { space } = yield* run(spaces.createSpace(organization.id, { title }))
+    return { organization, run, space }
+  })

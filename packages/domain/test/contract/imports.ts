@@ -13,7 +13,7 @@ import {
   type StoragePorts,
   WebFetcher
 } from "../../src/index.js"
-import { adminOfNewOrganization } from "./fixtures.js"
+import { adminWithNewSpace } from "./fixtures.js"
 
 const html = (title: string, body: string) => new TextEncoder().encode(`<html><head><title>${title}</title></head><body><main>${body}</main></body></html>`)
 const gif = Uint8Array.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 5, 0, 7, 0, 0, 0, 0])
@@ -42,8 +42,7 @@ const newImportSpace = Effect.gen(function*() {
   const spaces = yield* Spaces
   const content = yield* Content
   const imports = yield* Imports
-  const { organization, run } = yield* adminOfNewOrganization
-  const { space } = yield* run(spaces.createSpace(organization.id, { title: "Imported" }))
+  const { run, space } = yield* adminWithNewSpace("Imported")
   return { content, imports, run, space, spaces }
 })
 
@@ -58,7 +57,8 @@ export const importsContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect(result).toMatchObject({ importedResources: 4, totalResources: 5 })
         const view = yield* run(content.current(space.id))
         expect(view.revision.id).toBe(result.revision)
-        const shape = (nodes: ReturnType<typeof pageTree>): any => nodes.map((n) => [n.path, n.page.title, shape(n.pages)])
+        type Outline = ReadonlyArray<readonly [string, string, Outline]>
+        const shape = (nodes: ReturnType<typeof pageTree>): Outline => nodes.map((n) => [n.path, n.page.title, shape(n.pages)] as const)
         expect(shape(pageTree(view.content))).toEqual([["home", "Home", [["home/setup", "Setup", [["home/setup/disk", "Disks", []]]]]]])
         expect([...view.content.files.values()].map((f) => [f.name, f.contentType, f.dimensions])).toEqual([["logo.gif", "image/gif", { width: 5, height: 7 }]])
         const setup = [...view.content.pages.values()].find((p) => p.title === "Setup")!

@@ -12,7 +12,7 @@ import {
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
-import { adminOfNewOrganization, makeMember, makeUser } from "./fixtures.js"
+import { adminOfNewOrganization, adminWithNewSpace, makeMember, makeUser } from "./fixtures.js"
 import { walk } from "./index.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
@@ -31,10 +31,8 @@ const guide = [
 
 /** A new organization's space holding the guide's pages. */
 const guideSpace = Effect.gen(function*() {
-  const spaces = yield* Spaces
   const content = yield* Content
-  const { organization, run } = yield* adminOfNewOrganization
-  const { space } = yield* run(spaces.createSpace(organization.id, { title: "Guide" }))
+  const { run, space } = yield* adminWithNewSpace("Guide")
   yield* run(content.editLive(space.id, { changes: [...guide] }))
   return { run, space }
 })
@@ -85,12 +83,10 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
 
     it.effect("freshness: live edits, moves and deletions show at once; a change request only once merged", () =>
       Effect.gen(function*() {
-        const spaces = yield* Spaces
         const content = yield* Content
         const changeRequests = yield* ChangeRequests
         const search = yield* Search
-        const { organization, run } = yield* adminOfNewOrganization
-        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Guide" }))
+        const { run, space } = yield* adminWithNewSpace("Guide")
         const created = yield* run(content.editLive(space.id, {
           changes: [{ type: "insert_page", title: "Platform", slug: "platform" }, { type: "insert_page", title: "Kubernetes", document: { markdown: "Deploy with helm charts." } }]
         }))
@@ -221,10 +217,8 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
 
     it.effect("limits: the query is 1 to 512 characters", () =>
       Effect.gen(function*() {
-        const spaces = yield* Spaces
         const search = yield* Search
-        const { organization, run } = yield* adminOfNewOrganization
-        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Guide" }))
+        const { organization, run, space } = yield* adminWithNewSpace("Guide")
         expect(failureTag(yield* Effect.either(run(search.inSpace(space.id, { query: "" }, first))))).toBe("InvalidInput")
         expect(failureTag(yield* Effect.either(run(search.inSpace(space.id, { query: "a".repeat(513) }, first))))).toBe("InvalidInput")
         expect((yield* run(search.inSpace(space.id, { query: "word ".repeat(102) + "ab" }, first))).count).toBe(0)
