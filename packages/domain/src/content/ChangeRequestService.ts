@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { Actor } from "../shared/Actor.js"
+import { Actor } from "../identity/Actor.js"
 import { Conflict, NotFound } from "../shared/Errors.js"
 import { ChangeRequestId, RevisionId, type SpaceId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"

@@ -44,3 +44,6 @@ export class ChangeRequestRepository extends Context.Tag("@octavo/domain/ChangeR
   /** Counts for those of the spaces that have change requests; the others are absent (they count zero). */
   readonly countsFor: (spaceIds: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyMap<SpaceId, ChangeRequestCounts>>
 }>() {}
+
+/** The storage the content context owns. */
+export type ContentPorts = RevisionContentRepository | BlobStore | ChangeRequestRepository

@@ -1,13 +1,12 @@
 import { Effect, Option } from "effect"
-import { MemberRepository } from "../organizations/Ports.js"
-import { Actor } from "../shared/Actor.js"
+import { Actor } from "./Actor.js"
 import { Forbidden, NotFound, Unauthenticated } from "../shared/Errors.js"
 import { type TokenId, TokenId as TokenIdSchema, type UserId, UserId as UserIdSchema } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
-import { TokenRepository, UserRepository } from "./Ports.js"
+import { Acquaintances, TokenRepository, UserRepository } from "./Ports.js"
 import { type ApiToken, CreateTokenInput, CreateUserInput, type User } from "./User.js"
 
 /** A token as shown once, at creation: the only time its secret is visible. */
@@ -23,7 +22,7 @@ export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identit
   effect: Effect.gen(function*() {
     const users = yield* UserRepository
     const tokens = yield* TokenRepository
-    const members = yield* MemberRepository
+    const acquaintances = yield* Acquaintances
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
 
@@ -143,7 +142,7 @@ export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identit
         const user = yield* users.findById(userId)
         if (Option.isNone(user)) return yield* userNotFound(userId)
         if (actor.id === userId || actor.isInstanceAdmin) return user.value
-        if (yield* members.shareAnOrganization(actor.id, userId)) return user.value
+        if (yield* acquaintances.shareAnOrganization(actor.id, userId)) return user.value
         return yield* userNotFound(userId)
       })
 

@@ -17,3 +17,15 @@ export class TokenRepository extends Context.Tag("@octavo/domain/TokenRepository
   readonly findById: (id: TokenId) => Effect.Effect<Option.Option<ApiToken>>
   readonly revoke: (id: TokenId, at: Date) => Effect.Effect<void>
 }>() {}
+
+/**
+ * Who shares an organization with whom: users are visible to each other through a common
+ * organization. Declared here, implemented with the organizations' storage (a later context).
+ */
+export class Acquaintances extends Context.Tag("@octavo/domain/Acquaintances")<Acquaintances, {
+  /** Whether two users are members of at least one common organization. */
+  readonly shareAnOrganization: (a: UserId, b: UserId) => Effect.Effect<boolean>
+}>() {}
+
+/** The storage the identity context owns. */
+export type IdentityPorts = UserRepository | TokenRepository

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { Actor } from "../shared/Actor.js"
+import { Actor } from "../identity/Actor.js"
 import { NotFound } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import type { Member, Organization } from "./Organization.js"

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { UserRepository } from "../identity/Ports.js"
-import { Actor } from "../shared/Actor.js"
+import { Actor } from "../identity/Actor.js"
 import { Conflict, InvalidInput, NotFound, PreconditionFailed } from "../shared/Errors.js"
 import { InviteId, type OrganizationId, type UserId } from "../shared/Ids.js"
 import { Email, validate } from "../shared/Limits.js"

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Actor } from "../shared/Actor.js"
+import { Actor } from "../identity/Actor.js"
 import { Conflict, NotFound } from "../shared/Errors.js"
 import type { OrganizationId, UserId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"

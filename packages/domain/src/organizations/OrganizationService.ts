@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Actor } from "../shared/Actor.js"
+import { Actor } from "../identity/Actor.js"
 import { OrganizationId, type UserId } from "../shared/Ids.js"
 import { EmailDomain, validate } from "../shared/Limits.js"
 import { mapPage, type PageRequest } from "../shared/Pagination.js"

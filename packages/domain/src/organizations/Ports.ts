@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { Acquaintances } from "../identity/Ports.js"
 import type { User } from "../identity/User.js"
 import type { Conflict } from "../shared/Errors.js"
 import type { InviteId, OrganizationId, TeamId, UserId } from "../shared/Ids.js"
@@ -56,8 +57,6 @@ export class MemberRepository extends Context.Tag("@octavo/domain/MemberReposito
    * members until the unit ends, so two concurrent demotions cannot both see a second admin.
    */
   readonly countWithRole: (organizationId: OrganizationId, role: Role) => Effect.Effect<number>
-  /** Whether two users are members of at least one common organization. */
-  readonly shareAnOrganization: (a: UserId, b: UserId) => Effect.Effect<boolean>
 }>() {}
 
 export interface TeamFilter {
@@ -103,3 +102,6 @@ export class InviteRepository extends Context.Tag("@octavo/domain/InviteReposito
   /** Keyset over (createdAt in epoch ms, id) ascending. */
   readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<Invite>>
 }>() {}
+
+/** The storage the organizations context owns, with identity's `Acquaintances`, which it answers. */
+export type OrganizationsPorts = OrganizationRepository | MemberRepository | TeamRepository | InviteRepository | Acquaintances

@@ -87,3 +87,6 @@ export class SearchIndex extends Context.Tag("@octavo/domain/SearchIndex")<Searc
     page: PageRequest
   ) => Effect.Effect<Page<SpaceHit>>
 }>() {}
+
+/** The storage the search context owns. */
+export type SearchPorts = SearchIndex

@@ -32,6 +32,24 @@ export interface Page<A> {
   readonly next: Option.Option<Keyset>
 }
 
+/**
+ * Names one list (its kind, and the ids and filters that choose and order its items) and says
+ * whether its keyset sorts by numbers (epoch milliseconds, counts) or by strings (order keys,
+ * ranks). A page token is bound to its list key: a token from another list is refused, not misread.
+ * Each context makes the keys of its lists (`<context>/Lists.ts`).
+ */
+export interface ListKey {
+  readonly name: string
+  readonly sortsBy: "number" | "string"
+}
+
+/** The key of a list of `kind` sorted by `sortsBy`, scoped by `scope` (ids, filters, order, a query). */
+export const listKey = (
+  kind: string,
+  sortsBy: ListKey["sortsBy"],
+  ...scope: ReadonlyArray<string | number | boolean | null | undefined>
+): ListKey => ({ name: JSON.stringify([kind, ...scope.map((part) => part ?? null)]), sortsBy })
+
 const CursorPayload = Schema.parseJson(Schema.Struct({
   l: Schema.String,
   k: Schema.Tuple(Schema.Union(Schema.Number, Schema.String), Schema.String)
@@ -54,28 +72,24 @@ const fromBase64Url = (s: string): string | undefined => {
   }
 }
 
-/**
- * Encodes a position as the opaque `page` token of a list. `list` names the list and its order,
- * so a token taken from another list (or another sort) is refused rather than misread.
- */
-export const encodeCursor = (list: string, keyset: Keyset): string =>
-  toBase64Url(JSON.stringify({ l: list, k: keyset }))
+/** Encodes a position in the list `key` as the opaque `page` token of that list. */
+export const encodeCursor = (key: ListKey, keyset: Keyset): string =>
+  toBase64Url(JSON.stringify({ l: key.name, k: keyset }))
 
-export const decodeCursor = (list: string, token: string): Effect.Effect<Keyset, InvalidInput> => {
+export const decodeCursor = (key: ListKey, token: string): Effect.Effect<Keyset, InvalidInput> => {
   const invalid = new InvalidInput({ field: "page", rule: "is not a page token of this list" })
   const json = fromBase64Url(token)
   if (json === undefined) return Effect.fail(invalid)
   return Schema.decodeUnknown(CursorPayload)(json).pipe(
     Effect.mapError(() => invalid),
-    // The list name says whether its sort values are numbers or order keys: "<name>@key" lists use keys.
-    Effect.filterOrFail((payload) => payload.l === list && typeof payload.k[0] === (list.endsWith("@key") ? "string" : "number"), () => invalid),
+    Effect.filterOrFail((payload) => payload.l === key.name && typeof payload.k[0] === key.sortsBy, () => invalid),
     Effect.map((payload) => payload.k)
   )
 }
 
 /** A page request from the wire's `limit` and `page`. */
 export const pageRequest = (
-  list: string,
+  list: ListKey,
   query: { readonly limit?: number | undefined; readonly page?: string | undefined }
 ): Effect.Effect<PageRequest, InvalidInput> => {
   const limit = query.limit ?? DEFAULT_LIMIT

@@ -84,3 +84,6 @@ export class CustomFieldRepository extends Context.Tag("@octavo/domain/CustomFie
   /** Sets (or, with null, clears) values on a space. */
   readonly setValues: (spaceId: SpaceId, values: ReadonlyMap<CustomFieldId, CustomFieldValue | null>) => Effect.Effect<void>
 }>() {}
+
+/** The storage the spaces context owns. */
+export type SpacesPorts = CollectionRepository | SpaceRepository | SiblingRepository | RevisionRepository | CustomFieldRepository

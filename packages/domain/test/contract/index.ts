@@ -1,6 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option } from "effect"
 import {
+  Acquaintances,
   type Conflict,
   DomainServices,
   InviteRepository,
@@ -130,6 +131,7 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
       it.effect("members: joining twice is a conflict; roles are counted", () =>
         Effect.gen(function*() {
           const members = yield* MemberRepository
+          const acquaintances = yield* Acquaintances
           const organization = yield* makeOrganization()
           const alice = yield* makeUser()
           const bob = yield* makeUser()
@@ -148,9 +150,9 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
             sso: true
           })
           expect(yield* members.countWithRole(organization.id, "admin")).toBe(2)
-          expect(yield* members.shareAnOrganization(alice.id, bob.id)).toBe(true)
+          expect(yield* acquaintances.shareAnOrganization(alice.id, bob.id)).toBe(true)
           const stranger = yield* makeUser()
-          expect(yield* members.shareAnOrganization(alice.id, stranger.id)).toBe(false)
+          expect(yield* acquaintances.shareAnOrganization(alice.id, stranger.id)).toBe(false)
         }))
 
       it.effect("members: filters by role and search, sorts by join or last-seen time both ways", () =>

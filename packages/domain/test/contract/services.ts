@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option } from "effect"
 import {
+  Acquaintances,
   Actor,
   type DomainServices,
   Identity,
@@ -115,7 +116,7 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect((yield* identity.authenticate(issued.secret)).id).toBe(user.id)
         yield* as(user)(identity.revokeToken(user.id, issued.token.id))
         expect(failureTag(yield* Effect.either(identity.authenticate(issued.secret)))).toBe("Unauthenticated")
-        const members = yield* MemberRepository
-        expect(yield* members.shareAnOrganization(admin.id, user.id)).toBe(false)
+        const acquaintances = yield* Acquaintances
+        expect(yield* acquaintances.shareAnOrganization(admin.id, user.id)).toBe(false)
       }))
   })
