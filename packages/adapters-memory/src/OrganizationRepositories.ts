@@ -1,4 +1,5 @@
 import {
+  Acquaintances,
   conflicts,
   InviteRepository,
   MemberRepository,
@@ -111,7 +112,13 @@ export const MemoryMemberRepository = Layer.effect(
     membershipsOf: (userId, organizationIds) =>
       store.read((s) => organizationIds.flatMap((id) => Option.toArray(HashMap.get(s.members, pairKey(id, userId))))),
     countWithRole: (organizationId, role) =>
-      store.read((s) => HashMap.size(HashMap.filter(s.members, (m) => m.organizationId === organizationId && m.role === role))),
+      store.read((s) => HashMap.size(HashMap.filter(s.members, (m) => m.organizationId === organizationId && m.role === role)))
+  }))
+)
+
+export const MemoryAcquaintances = Layer.effect(
+  Acquaintances,
+  Effect.map(MemoryStore, (store) => ({
     shareAnOrganization: (a, b) =>
       store.read((s) => HashMap.some(s.members, (m) => m.userId === a && HashMap.has(s.members, pairKey(m.organizationId, b))))
   }))

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { MemoryBlobStore, MemoryChangeRequestRepository, MemoryRevisionContentRepository } from "./ContentRepositories.js"
 import { MemoryTokenRepository, MemoryUserRepository } from "./IdentityRepositories.js"
 import {
+  MemoryAcquaintances,
   MemoryInviteRepository,
   MemoryMemberRepository,
   MemoryOrganizationRepository,
@@ -31,6 +32,7 @@ export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryMemberRepository,
   MemoryTeamRepository,
   MemoryInviteRepository,
+  MemoryAcquaintances,
   MemoryCollectionRepository,
   MemorySpaceRepository,
   MemorySiblingRepository,
