@@ -80,7 +80,7 @@ const runOn = (name: string, choice: StorageChoice) =>
     let n = 0
     const newId = () => `bench${(n++).toString(36).padStart(10, "0")}`
     for (let s = 0; s < SPACES; s++) {
-      const { space } = yield* as(spaces.createSpace(organization.id, { title: `Space ${s}` }))
+      const { space } = yield* as(spaces.create(organization.id, { title: `Space ${s}` }))
       yield* as(content.editLiveWith(space.id, () => Effect.succeed(spaceChanges(newId))))
       spaceIds.push(space.id)
     }

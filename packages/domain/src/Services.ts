@@ -1,30 +1,29 @@
 import { Layer } from "effect"
-import { ChangeRequests } from "./content/ChangeRequestService.js"
-import { Content } from "./content/ContentService.js"
-import { Imports } from "./imports/ImportService.js"
-import { Search } from "./search/SearchService.js"
-import { Identity } from "./identity/IdentityService.js"
-import { Invites } from "./organizations/InviteService.js"
-import { Members } from "./organizations/MemberService.js"
-import { Organizations } from "./organizations/OrganizationService.js"
-import { Teams } from "./organizations/TeamService.js"
+import { ContentAnswers, ContentServices } from "./content/index.js"
+import { IdentityServices } from "./identity/index.js"
+import { ImportsServices } from "./imports/index.js"
+import { OrganizationsServices } from "./organizations/index.js"
+import { SearchAnswers, SearchServices } from "./search/index.js"
 import { SecretsLive } from "./shared/Secrets.js"
-import { CustomFields } from "./spaces/CustomFieldService.js"
-import { Spaces } from "./spaces/SpaceService.js"
+import { SpacesServices } from "./spaces/index.js"
 
-/** Every use case of the domain, over the storage ports an adapter provides. */
-export const DomainServices = Layer.mergeAll(
-  Identity.Default,
-  Organizations.Default,
-  Members.Default,
-  Teams.Default,
-  Invites.Default,
-  Spaces.Default,
-  CustomFields.Default,
-  Content.Default,
-  ChangeRequests.Default,
-  Search.Default
-).pipe(Layer.provide(SecretsLive))
+/**
+ * The ports an earlier context declares and a later one answers (counters, content that follows
+ * a space, the index that follows content), each answer over those of the contexts after it.
+ */
+const Answers = ContentAnswers.pipe(
+  Layer.provideMerge(SearchAnswers)
+)
 
-/** Importing content from elsewhere: the domain's use cases plus an outbound `WebFetcher`. */
-export const ImportServices = Imports.Default.pipe(Layer.provide(SecretsLive))
+/** Every use case of the domain, each context's over those of the contexts before it, over the storage ports. */
+export const DomainServices = SearchServices.pipe(
+  Layer.provideMerge(ContentServices),
+  Layer.provideMerge(SpacesServices),
+  Layer.provideMerge(OrganizationsServices),
+  Layer.provideMerge(IdentityServices),
+  Layer.provide(Answers),
+  Layer.provide(SecretsLive)
+)
+
+/** Importing content from elsewhere: over `DomainServices` and an outbound `WebFetcher`. */
+export const ImportServices = ImportsServices.pipe(Layer.provide(SecretsLive))

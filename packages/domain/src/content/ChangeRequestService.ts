@@ -7,11 +7,8 @@ import type { PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
-import { makeIndexing } from "../search/Indexing.js"
-import { requireLevel } from "../spaces/ContentPolicy.js"
-import { RevisionRepository, SpaceRepository } from "../spaces/Ports.js"
-import type { Revision, Space } from "../spaces/Space.js"
-import { Spaces } from "../spaces/SpaceService.js"
+import type { Space } from "../spaces/Space.js"
+import { SpaceAccess } from "../spaces/SpaceAccess.js"
 import { type AppliedChange, applyChanges } from "./Changes.js"
 import {
   type ChangeRequest,
@@ -20,6 +17,7 @@ import {
   UpdateChangeRequestInput
 } from "./ChangeRequest.js"
 import { Content, type RevisionView } from "./ContentService.js"
+import { makeRevisions } from "./Revisions.js"
 import { mergeContent } from "./Merge.js"
 import { ContentChanges, type ContentDelta, type RevisionContent } from "./Page.js"
 import { ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
@@ -44,17 +42,14 @@ const transitions: Readonly<Record<ChangeRequestStatus, ReadonlyArray<ChangeRequ
 }
 
 export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/domain/ChangeRequests", {
-  dependencies: [Spaces.Default, Content.Default],
   effect: Effect.gen(function*() {
-    const spaceService = yield* Spaces
+    const guard = yield* SpaceAccess
     const contentService = yield* Content
     const changeRequests = yield* ChangeRequestRepository
-    const spaces = yield* SpaceRepository
-    const revisions = yield* RevisionRepository
     const contents = yield* RevisionContentRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
-    const indexing = yield* makeIndexing
+    const written = yield* makeRevisions
 
     const view = (space: Space, changeRequest: ChangeRequest): ChangeRequestView => ({
       changeRequest,
@@ -73,18 +68,10 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
         return found.value
       })
 
-    const newRevision = (spaceId: SpaceId, parents: ReadonlyArray<RevisionId>, type: Revision["type"], at: Date) =>
-      Effect.gen(function*() {
-        const revision: Revision = { id: RevisionId.make(yield* secrets.newId), spaceId, parents, type, createdAt: at }
-        yield* revisions.insert(revision)
-        return revision
-      })
-
     const create = (spaceId: SpaceId, input: CreateChangeRequestInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(CreateChangeRequestInput)(input)
-        const { level, space } = yield* spaceService.accessSpace(spaceId)
-        yield* requireLevel(level, "edit", "open change requests in this space")
+        const { space } = yield* guard.authorize(spaceId, "edit", "open change requests in this space")
         const actor = yield* Actor
         const at = yield* now
         return yield* uow.transaction(Effect.gen(function*() {
@@ -108,25 +95,24 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
 
     const list = (spaceId: SpaceId, status: ChangeRequestStatus | undefined, page: PageRequest) =>
       Effect.gen(function*() {
-        const { space } = yield* spaceService.accessSpace(spaceId)
+        const { space } = yield* guard.space(spaceId)
         const result = yield* changeRequests.list(spaceId, { status }, page)
         return { ...result, items: result.items.map((cr) => view(space, cr)) }
       })
 
     const get = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
-        const { space } = yield* spaceService.accessSpace(spaceId)
+        const { space } = yield* guard.space(spaceId)
         return view(space, yield* find(space, reference))
       })
 
     const update = (spaceId: SpaceId, reference: string, input: UpdateChangeRequestInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(UpdateChangeRequestInput)(input)
-        const { level } = yield* spaceService.accessSpace(spaceId)
-        yield* requireLevel(level, "edit", "change change requests in this space")
+        const proof = yield* guard.authorize(spaceId, "edit", "change change requests in this space")
         return yield* uow.transaction(Effect.gen(function*() {
           // Under the space's lock and read again: an edit or a merge that landed meanwhile stays.
-          const current = yield* spaceService.lockForChange(spaceId)
+          const current = yield* guard.lockForChange(proof)
           const latest = yield* find(current, reference)
           if (valid.status !== undefined && !transitions[latest.status].includes(valid.status)) {
             return yield* new Conflict({ reason: `A ${latest.status} change request cannot become ${valid.status}` })
@@ -146,7 +132,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     /** The change request's latest revision and its content. */
     const content = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
-        const { space } = yield* spaceService.accessSpace(spaceId)
+        const { space } = yield* guard.space(spaceId)
         const changeRequest = yield* find(space, reference)
         return yield* contentService.revisionOf(spaceId, changeRequest.revisionId)
       })
@@ -159,11 +145,10 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     /** The change request, when the actor may edit it (`edit` level) and it is still open for work. */
     const requireEditable = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
-        const { level, space } = yield* spaceService.accessSpace(spaceId)
-        yield* requireLevel(level, "edit", "edit change requests in this space")
-        const changeRequest = yield* find(space, reference)
+        const proof = yield* guard.authorize(spaceId, "edit", "edit change requests in this space")
+        const changeRequest = yield* find(proof.space, reference)
         yield* requireOpenForWork(changeRequest)
-        return { space, changeRequest }
+        return { proof, space: proof.space, changeRequest }
       })
 
     /**
@@ -172,17 +157,19 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
      */
     const editWith = <E>(spaceId: SpaceId, reference: string, plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>) =>
       Effect.gen(function*() {
-        const { space } = yield* requireEditable(spaceId, reference)
+        const { proof, space } = yield* requireEditable(spaceId, reference)
         return yield* uow.transaction(Effect.gen(function*() {
           // Read again under the space's lock: it may have moved on since it was checked.
-          yield* spaceService.lockForChange(spaceId)
+          yield* guard.lockForChange(proof)
           const changeRequest = yield* find(space, reference)
           yield* requireOpenForWork(changeRequest)
           const at = yield* now
           const base = yield* contents.load(changeRequest.revisionId)
           const applied = yield* applyChanges(base, yield* plan(base), { now: at, newId: secrets.newId, storeBlob: contentService.storeBlob })
-          const revision = yield* newRevision(spaceId, [changeRequest.revisionId], "edits", at)
-          yield* contents.save(revision.id, spaceId, changeRequest.revisionId, applied.delta)
+          const revision = yield* written.record(proof, [changeRequest.revisionId], "edits", at, {
+            on: changeRequest.revisionId,
+            delta: applied.delta
+          })
           yield* changeRequests.update({ ...changeRequest, revisionId: revision.id, updatedAt: at })
           return { revision, content: applied.content } satisfies RevisionView
         }))
@@ -204,20 +191,20 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     /** Merging needs the `merge` permission (review level) and a space that is not locked. */
     const merge = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
-        const { level } = yield* spaceService.accessSpace(spaceId)
-        yield* requireLevel(level, "review", "merge change requests in this space")
+        const proof = yield* guard.authorize(spaceId, "review", "merge change requests in this space")
         return yield* uow.transaction(Effect.gen(function*() {
-          const space = yield* spaceService.lockForChange(spaceId)
+          const space = yield* guard.lockForChange(proof)
           if (space.editMode === "locked") return yield* new Conflict({ reason: "The space is locked: nothing can be merged into it" })
           const changeRequest = yield* find(space, reference)
           yield* requireOpenForWork(changeRequest)
           const { outcome, theirs } = yield* combine(space, changeRequest)
           if (outcome._tag === "conflicts") return { result: "conflicts", revision: changeRequest.revisionId } satisfies MergeResult
           const at = yield* now
-          const revision = yield* newRevision(spaceId, [space.revisionId, changeRequest.revisionId], "merge", at)
-          yield* contents.save(revision.id, spaceId, space.revisionId, outcome.delta)
-          yield* spaces.setRevision(spaceId, revision.id, at)
-          yield* indexing.changed(spaceId, space.revisionId, revision.id, theirs, outcome.content, outcome.delta)
+          const revision = yield* written.record(proof, [space.revisionId, changeRequest.revisionId], "merge", at, {
+            on: space.revisionId,
+            delta: outcome.delta
+          })
+          yield* written.activate(space, revision, theirs, outcome.content, outcome.delta)
           yield* changeRequests.update({ ...changeRequest, status: "merged", mergedAt: at, updatedAt: at })
           return { result: "merge", revision: revision.id } satisfies MergeResult
         }))
@@ -226,10 +213,9 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     /** Brings the space's changes into the change request, which is then based on the space's revision. */
     const updateFromSpace = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
-        const { level } = yield* spaceService.accessSpace(spaceId)
-        yield* requireLevel(level, "edit", "update change requests in this space")
+        const proof = yield* guard.authorize(spaceId, "edit", "update change requests in this space")
         return yield* uow.transaction(Effect.gen(function*() {
-          const space = yield* spaceService.lockForChange(spaceId)
+          const space = yield* guard.lockForChange(proof)
           const changeRequest = yield* find(space, reference)
           yield* requireOpenForWork(changeRequest)
           if (changeRequest.baseRevisionId === space.revisionId) {
@@ -238,10 +224,12 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           const { outcome } = yield* combine(space, changeRequest)
           if (outcome._tag === "conflicts") return { result: "conflicts", revision: changeRequest.revisionId } satisfies MergeResult
           const at = yield* now
-          const revision = yield* newRevision(spaceId, [changeRequest.revisionId, space.revisionId], "update", at)
           // Stored against the space's revision: the delta is the change request's own changes.
           const delta: ContentDelta = outcome.delta
-          yield* contents.save(revision.id, spaceId, space.revisionId, delta)
+          const revision = yield* written.record(proof, [changeRequest.revisionId, space.revisionId], "update", at, {
+            on: space.revisionId,
+            delta
+          })
           yield* changeRequests.update({ ...changeRequest, baseRevisionId: space.revisionId, revisionId: revision.id, updatedAt: at })
           return { result: "update", revision: revision.id } satisfies MergeResult
         }))

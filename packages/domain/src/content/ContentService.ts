@@ -1,20 +1,19 @@
 import { Effect, Option } from "effect"
 import { Conflict, NotFound } from "../shared/Errors.js"
-import { type FileId, type PageId, RevisionId, type SpaceId } from "../shared/Ids.js"
+import type { FileId, PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import { type Keyset, pageInMemory, type PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
-import { requireLevel } from "../spaces/ContentPolicy.js"
-import { RevisionRepository, SpaceRepository } from "../spaces/Ports.js"
+import { RevisionRepository } from "../spaces/Ports.js"
 import type { Revision } from "../spaces/Space.js"
-import { Spaces } from "../spaces/SpaceService.js"
+import { SpaceAccess } from "../spaces/SpaceAccess.js"
 import { type AppliedChange, applyChanges, pageTree, pathOf } from "./Changes.js"
 import { ContentChanges, type File, type RevisionContent } from "./Page.js"
 import { type Link, type LinkStatus, linksOf } from "./Links.js"
-import { makeIndexing } from "../search/Indexing.js"
 import { BlobStore, ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
+import { makeRevisions } from "./Revisions.js"
 
 const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("")
 
@@ -26,17 +25,15 @@ export interface RevisionView {
 
 /** The content of spaces: reading revisions and pages, and editing live. */
 export class Content extends Effect.Service<Content>()("@octavo/domain/Content", {
-  dependencies: [Spaces.Default],
   effect: Effect.gen(function*() {
-    const spaceService = yield* Spaces
-    const spaces = yield* SpaceRepository
+    const guard = yield* SpaceAccess
     const revisions = yield* RevisionRepository
     const contents = yield* RevisionContentRepository
     const blobs = yield* BlobStore
     const changeRequests = yield* ChangeRequestRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
-    const indexing = yield* makeIndexing
+    const written = yield* makeRevisions
 
     const storeBlob = (bytes: Uint8Array) =>
       Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(bytes))).pipe(
@@ -53,12 +50,12 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
 
     /** The space's active revision; `read` level. */
     const current = (spaceId: SpaceId) =>
-      Effect.flatMap(spaceService.accessSpace(spaceId), ({ space }) => loadRevision(space.revisionId))
+      Effect.flatMap(guard.space(spaceId), ({ space }) => loadRevision(space.revisionId))
 
     /** Any revision of the space, old ones included: they stay readable. */
     const revisionOf = (spaceId: SpaceId, revisionId: RevisionId) =>
       Effect.gen(function*() {
-        yield* spaceService.accessSpace(spaceId)
+        yield* guard.space(spaceId)
         const view = yield* loadRevision(revisionId)
         if (view.revision.spaceId !== spaceId) return yield* new NotFound({ entity: "revision", id: revisionId })
         return view
@@ -69,10 +66,9 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     /** The space, when the actor may edit it live: `edit` level, and not locked (409). */
     const requireEditable = (spaceId: SpaceId) =>
       Effect.gen(function*() {
-        const { level, space } = yield* spaceService.accessSpace(spaceId)
-        yield* requireLevel(level, "edit", "edit this space")
-        if (space.editMode === "locked") return yield* lockedSpace
-        return space
+        const proof = yield* guard.authorize(spaceId, "edit", "edit this space")
+        if (proof.space.editMode === "locked") return yield* lockedSpace
+        return proof
       })
 
     /**
@@ -84,24 +80,15 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>
     ) =>
       Effect.gen(function*() {
-        yield* requireEditable(spaceId)
+        const proof = yield* requireEditable(spaceId)
         return yield* uow.transaction(Effect.gen(function*() {
-          const space = yield* spaceService.lockForChange(spaceId)
+          const space = yield* guard.lockForChange(proof)
           if (space.editMode === "locked") return yield* lockedSpace
           const base = yield* contents.load(space.revisionId)
           const at = yield* now
           const applied = yield* applyChanges(base, yield* plan(base), { now: at, newId: secrets.newId, storeBlob })
-          const revision: Revision = {
-            id: RevisionId.make(yield* secrets.newId),
-            spaceId,
-            parents: [space.revisionId],
-            type: "edits",
-            createdAt: at
-          }
-          yield* revisions.insert(revision)
-          yield* contents.save(revision.id, spaceId, space.revisionId, applied.delta)
-          yield* spaces.setRevision(spaceId, revision.id, at)
-          yield* indexing.changed(spaceId, space.revisionId, revision.id, base, applied.content, applied.delta)
+          const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta: applied.delta })
+          yield* written.activate(space, revision, base, applied.content, applied.delta)
           return { revision, content: applied.content } satisfies RevisionView
         }))
       })

@@ -45,5 +45,25 @@ export class ChangeRequestRepository extends Context.Tag("@octavo/domain/ChangeR
   readonly countsFor: (spaceIds: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyMap<SpaceId, ChangeRequestCounts>>
 }>() {}
 
+/**
+ * Keeps what follows spaces' active revisions (the search index) in step with them, inside the
+ * unit of work that moves them. Declared here, answered by the search context.
+ */
+export class ContentIndexer extends Context.Tag("@octavo/domain/ContentIndexer")<ContentIndexer, {
+  /** Indexes all of the space's active revision `revisionId`, holding `content`, anew. */
+  readonly whole: (spaceId: SpaceId, revisionId: RevisionId, content: RevisionContent) => Effect.Effect<void>
+  /** The active revision went from `from` (holding `before`) to `to` (holding `after`) through `delta`. */
+  readonly changed: (
+    spaceId: SpaceId,
+    from: RevisionId,
+    to: RevisionId,
+    before: RevisionContent,
+    after: RevisionContent,
+    delta: ContentDelta
+  ) => Effect.Effect<void>
+  /** Forgets the space. */
+  readonly remove: (spaceId: SpaceId) => Effect.Effect<void>
+}>() {}
+
 /** The storage the content context owns. */
 export type ContentPorts = RevisionContentRepository | BlobStore | ChangeRequestRepository

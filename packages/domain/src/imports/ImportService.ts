@@ -126,7 +126,6 @@ const toBase64 = (bytes: Uint8Array): string => {
 
 /** Imports content from elsewhere into a space or a change request (conventions.md, api.md "Import result"). */
 export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports", {
-  dependencies: [Content.Default, ChangeRequests.Default],
   effect: Effect.gen(function*() {
     const content = yield* Content
     const changeRequests = yield* ChangeRequests

@@ -20,7 +20,6 @@ export interface TeamMemberView {
 }
 
 export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
-  dependencies: [Members.Default],
   effect: Effect.gen(function*() {
     const teams = yield* TeamRepository
     const members = yield* MemberRepository

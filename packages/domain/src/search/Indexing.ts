@@ -1,6 +1,7 @@
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { pathOf } from "../content/Changes.js"
 import type { ContentDelta, ContentPage, RevisionContent } from "../content/Page.js"
+import { ContentIndexer } from "../content/Ports.js"
 import type { PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import { type SearchDocument, SearchIndex } from "./Ports.js"
 import { lexemesOf, sectionsOf } from "./Text.js"
@@ -102,3 +103,6 @@ export const makeIndexing = Effect.gen(function*() {
 
   return { changed, whole, remove: (spaceId: SpaceId) => index.removeSpace(spaceId) }
 })
+
+/** The content context's indexer, answered by the search index. */
+export const SearchIndexer = Layer.effect(ContentIndexer, Effect.map(makeIndexing, (indexing) => ContentIndexer.of(indexing)))

@@ -3,7 +3,7 @@ import type { OrganizationId, PageId, SpaceId } from "../shared/Ids.js"
 import { boundedString, validate } from "../shared/Limits.js"
 import { type Page, type PageRequest } from "../shared/Pagination.js"
 import type { Space } from "../spaces/Space.js"
-import { Spaces } from "../spaces/SpaceService.js"
+import { SpaceAccess } from "../spaces/SpaceAccess.js"
 import { RevisionContentRepository } from "../content/Ports.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { makeIndexing } from "./Indexing.js"
@@ -119,9 +119,8 @@ const emptyPage: Page<never> = { items: [], count: 0, next: Option.none() }
 
 /** Full-text search in the active revisions of the spaces a caller may read. */
 export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
-  dependencies: [Spaces.Default],
   effect: Effect.gen(function*() {
-    const spaceService = yield* Spaces
+    const guard = yield* SpaceAccess
     const index = yield* SearchIndex
     const contents = yield* RevisionContentRepository
     const uow = yield* UnitOfWork
@@ -131,7 +130,7 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
     const inSpace = (spaceId: SpaceId, input: SearchInput, request: PageRequest) =>
       Effect.gen(function*() {
         const valid = yield* validate(SearchInput)(input)
-        yield* spaceService.accessSpace(spaceId)
+        yield* guard.space(spaceId)
         const terms = termsOf(valid.query)
         if (terms.length === 0) return emptyPage as Page<PageResult>
         const hits = yield* index.pages([spaceId], terms, request)
@@ -142,7 +141,7 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
     const inOrganization = (organizationId: OrganizationId, input: SearchInput, request: PageRequest) =>
       Effect.gen(function*() {
         const valid = yield* validate(SearchInput)(input)
-        const readable = yield* spaceService.readableSpaces(organizationId, "search this organization")
+        const readable = yield* guard.readableSpaces(organizationId, "search this organization")
         const terms = termsOf(valid.query)
         if (terms.length === 0 || readable.length === 0) return emptyPage as Page<SpaceResult>
         const byId = new Map(readable.map((space) => [space.id, space]))
@@ -169,7 +168,7 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
           done.add(spaceId)
           yield* uow.transaction(Effect.gen(function*() {
             // Under the space's lock, so that an edit landing meanwhile waits and then follows on.
-            const space = yield* spaceService.lockForChange(spaceId)
+            const space = yield* guard.lock(spaceId)
             yield* indexing.whole(spaceId, space.revisionId, yield* contents.load(space.revisionId))
           })).pipe(
             // One space that cannot be indexed does not keep the others from it.

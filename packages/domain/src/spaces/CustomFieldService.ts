@@ -1,5 +1,4 @@
 import { Effect, Option } from "effect"
-import { makeAccess } from "../organizations/Access.js"
 import { requireNotGuest, requireRole } from "../organizations/Policy.js"
 import { InvalidInput, NotFound } from "../shared/Errors.js"
 import { CustomFieldId, type CustomFieldId as FieldId, type OrganizationId, type SpaceId } from "../shared/Ids.js"
@@ -7,7 +6,6 @@ import { validate } from "../shared/Limits.js"
 import type { PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
-import { requireLevel } from "./ContentPolicy.js"
 import { CustomFieldRepository } from "./Ports.js"
 import {
   CreateCustomFieldInput,
@@ -17,7 +15,7 @@ import {
   CustomFieldName,
   UpdateCustomFieldInput
 } from "./Space.js"
-import { Spaces } from "./SpaceService.js"
+import { SpaceAccess } from "./SpaceAccess.js"
 
 const isSelect = (type: CustomFieldType) => type === "select" || type === "multi-select"
 
@@ -55,12 +53,11 @@ export interface CustomFieldValueView {
 
 /** Organization custom fields, and their values on spaces. */
 export class CustomFields extends Effect.Service<CustomFields>()("@octavo/domain/CustomFields", {
-  dependencies: [Spaces.Default],
   effect: Effect.gen(function*() {
     const fields = yield* CustomFieldRepository
-    const spaceService = yield* Spaces
+    const guard = yield* SpaceAccess
     const secrets = yield* Secrets
-    const accessOrganization = yield* makeAccess
+    const accessOrganization = guard.organization
 
     const find = (organizationId: OrganizationId, name: string) =>
       Effect.flatMap(fields.findByName(organizationId, name), Option.match({
@@ -123,7 +120,7 @@ export class CustomFields extends Effect.Service<CustomFields>()("@octavo/domain
     /** Every field of the space's organization, with the space's value where it has one. */
     const valuesOf = (spaceId: SpaceId) =>
       Effect.gen(function*() {
-        const { space } = yield* spaceService.accessSpace(spaceId)
+        const { space } = yield* guard.space(spaceId)
         const all = yield* fields.listAll(space.organizationId)
         const values = yield* fields.valuesOf(space.id)
         return all.map((customField): CustomFieldValueView => {
@@ -138,8 +135,7 @@ export class CustomFields extends Effect.Service<CustomFields>()("@octavo/domain
      */
     const setValues = (spaceId: SpaceId, patch: Readonly<Record<string, { readonly value?: unknown }>>) =>
       Effect.gen(function*() {
-        const { level, space } = yield* spaceService.accessSpace(spaceId)
-        yield* requireLevel(level, "edit", "set this space's custom fields")
+        const { space } = yield* guard.authorize(spaceId, "edit", "set this space's custom fields")
         const byName = new Map((yield* fields.listAll(space.organizationId)).map((f) => [f.name, f]))
         const writes = new Map<FieldId, CustomFieldValue | null>()
         for (const [name, entry] of Object.entries(patch)) {

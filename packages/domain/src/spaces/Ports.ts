@@ -85,5 +85,32 @@ export class CustomFieldRepository extends Context.Tag("@octavo/domain/CustomFie
   readonly setValues: (spaceId: SpaceId, values: ReadonlyMap<CustomFieldId, CustomFieldValue | null>) => Effect.Effect<void>
 }>() {}
 
+/** A space's counters that later contexts keep: its change requests and comments. */
+export interface SpaceCounts {
+  readonly comments: number
+  readonly changeRequests: number
+  readonly changeRequestsOpen: number
+  readonly changeRequestsDraft: number
+}
+
+/** Counts what later contexts hold of spaces; the content context answers it. */
+export class SpaceCounters extends Context.Tag("@octavo/domain/SpaceCounters")<SpaceCounters, {
+  /** The counters of those of the spaces that have anything to count; the others count zero. */
+  readonly countsFor: (spaceIds: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyMap<SpaceId, Partial<SpaceCounts>>>
+}>() {}
+
+/**
+ * What becomes of a space's content as the space comes and goes, inside the unit of work that
+ * changes the space; the content context answers it.
+ */
+export class SpaceContentLifecycle extends Context.Tag("@octavo/domain/SpaceContentLifecycle")<SpaceContentLifecycle, {
+  /** A new space, with `revisionId` as its first, empty revision. */
+  readonly created: (spaceId: SpaceId, revisionId: RevisionId) => Effect.Effect<void>
+  /** `copyId`'s first revision `revisionId` holds what `original`'s active revision holds. */
+  readonly duplicated: (original: Space, copyId: SpaceId, revisionId: RevisionId) => Effect.Effect<void>
+  /** The space is gone for good. */
+  readonly purged: (spaceId: SpaceId) => Effect.Effect<void>
+}>() {}
+
 /** The storage the spaces context owns. */
 export type SpacesPorts = CollectionRepository | SpaceRepository | SiblingRepository | RevisionRepository | CustomFieldRepository

@@ -123,7 +123,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const spaces = yield* Spaces
         const content = yield* Content
         const { organization, run } = yield* adminOfNewOrganization
-        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Docs" }))
+        const { space } = yield* run(spaces.create(organization.id, { title: "Docs" }))
         const first = yield* run(content.editLive(space.id, {
           changes: [
             { type: "insert_page", document: { markdown: "---\ndescription: Start here\nhidden: true\n---\n# Getting started\n\nWelcome." } },
@@ -145,7 +145,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect(byPath.page.title).toBe("Reference")
         const old = yield* run(content.revisionOf(space.id, first.revision.id))
         expect([...old.content.pages.values()].find((p) => p.id === start.id)?.title).toBe("Getting started")
-        expect((yield* run(spaces.getSpace(space.id))).space.revisionId).toBe(second.revision.id)
+        expect((yield* run(spaces.get(space.id))).space.revisionId).toBe(second.revision.id)
 
         const clash = yield* Effect.either(run(content.editLive(space.id, {
           changes: [{ type: "insert_page", title: "Other" }, { type: "insert_page", title: "API", slug: "api" }]
@@ -159,13 +159,13 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect(unchanged.revision.id).toBe(second.revision.id)
         expect(unchanged.content.pages.size).toBe(3)
 
-        const copy = yield* run(spaces.duplicateSpace(space.id))
+        const copy = yield* run(spaces.duplicate(space.id))
         const copied = yield* run(content.current(copy.space.id))
         expect([...copied.content.pages.values()].map((p) => p.title).sort()).toEqual(["API", "Reference", "Start"])
         yield* run(content.editLive(space.id, { changes: [{ type: "delete_page", page: api.id }] }))
         expect((yield* run(content.current(space.id))).content.pages.size).toBe(1)
 
-        yield* run(spaces.updateSpace(space.id, { editMode: "locked" }))
+        yield* run(spaces.update(space.id, { editMode: "locked" }))
         const locked = yield* Effect.either(run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "X" }] })))
         expect(failureTag(locked)).toBe("Conflict")
       }))
@@ -183,13 +183,13 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         yield* Effect.all([
           ...edits,
           run(changeRequests.merge(space.id, cr.changeRequest.id)),
-          run(spaces.updateSpace(space.id, { title: "Busier" }))
+          run(spaces.update(space.id, { title: "Busier" }))
         ], { concurrency: "unbounded", discard: true })
         const current = yield* run(content.current(space.id))
         expect([...current.content.pages.values()].map((p) => p.title).sort()).toEqual([
           "Merged zephyr", "Zephyr 0", "Zephyr 1", "Zephyr 2", "Zephyr 3", "Zephyr 4", "Zephyr 5"
         ])
-        const after = (yield* run(spaces.getSpace(space.id))).space
+        const after = (yield* run(spaces.get(space.id))).space
         expect([after.title, after.revisionId]).toEqual(["Busier", current.revision.id])
         const found = yield* run(search.inSpace(space.id, { query: "zephyr" }, { limit: 50, after: Option.none() }))
         expect(found.count).toBe(7)
@@ -204,7 +204,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const spaces = yield* Spaces
         const content = yield* Content
         const { organization, run } = yield* adminOfNewOrganization
-        const { space } = yield* run(spaces.createSpace(organization.id, { title: "Docs" }))
+        const { space } = yield* run(spaces.create(organization.id, { title: "Docs" }))
         // A 3 × 2 PNG header is enough for its dimensions.
         const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 3, 0, 0, 0, 2, 8, 6, 0, 0, 0])
         const base64 = btoa(String.fromCharCode(...png))

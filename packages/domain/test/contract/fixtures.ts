@@ -100,6 +100,6 @@ export const adminWithNewSpace = (title: string) =>
   Effect.gen(function*() {
     const spaces = yield* Spaces
     const { organization, run } = yield* adminOfNewOrganization
-    const { space } = yield* run(spaces.createSpace(organization.id, { title }))
+    const { space } = yield* run(spaces.create(organization.id, { title }))
     return { organization, run, space }
   })

@@ -48,7 +48,7 @@ const newImportSpace = Effect.gen(function*() {
 
 /** Importing through the domain: the same pages, files and counts on every adapter. */
 export const importsContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
-  layer(Layer.merge(services, ImportServices.pipe(Layer.provide(FakeWebFetcher))).pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("imports", (it) => {
+  layer(ImportServices.pipe(Layer.provide(FakeWebFetcher), Layer.provideMerge(services), Layer.provideMerge(storage)), { timeout: 60_000 })("imports", (it) => {
     it.effect("a website becomes nested pages and files in one revision, searchable at once", () =>
       Effect.gen(function*() {
         const search = yield* Search
@@ -99,7 +99,7 @@ export const importsContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const changeRequests = yield* ChangeRequests
         const { imports, run, space, spaces } = yield* newImportSpace
         const cr = yield* run(changeRequests.create(space.id, { subject: "Import" }))
-        yield* run(spaces.updateSpace(space.id, { editMode: "locked" }))
+        yield* run(spaces.update(space.id, { editMode: "locked" }))
         const refused = yield* Effect.either(run(imports.intoChangeRequest(space.id, cr.changeRequest.id, { source: "website", url: "https://docs.example/" })))
         expect(Either.isLeft(refused) && refused.left._tag).toBe("Conflict")
         const after = yield* run(changeRequests.get(space.id, cr.changeRequest.id))

@@ -118,9 +118,9 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const content = yield* Content
         const search = yield* Search
         const { organization, run } = yield* adminOfNewOrganization
-        const api = (yield* run(spaces.createSpace(organization.id, { title: "API" }))).space
-        const handbook = (yield* run(spaces.createSpace(organization.id, { title: "Handbook" }))).space
-        yield* run(spaces.createSpace(organization.id, { title: "Empty" }))
+        const api = (yield* run(spaces.create(organization.id, { title: "API" }))).space
+        const handbook = (yield* run(spaces.create(organization.id, { title: "Handbook" }))).space
+        yield* run(spaces.create(organization.id, { title: "Empty" }))
         yield* run(content.editLive(api.id, { changes: [{ type: "insert_page", title: "Webhooks", document: { markdown: "Retries of webhooks." } }] }))
         yield* run(content.editLive(handbook.id, { changes: [{ type: "insert_page", title: "Holidays", document: { markdown: "Webhooks are an API thing." } }] }))
         const found = yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))
@@ -133,12 +133,12 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(best.items.map((hit) => hit.spaceId)).toEqual([api.id, handbook.id])
         expect(best.items[0]?.pages).toEqual((yield* index.pages([api.id], webhook, { limit: 1, after: Option.none() })).items)
         expect(best.items[1]?.pages.map((hit) => hit.document.title)).toEqual(["Holidays"])
-        const duplicate = yield* run(spaces.duplicateSpace(api.id))
+        const duplicate = yield* run(spaces.duplicate(api.id))
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(3)
-        yield* run(spaces.deleteSpace(duplicate.space.id))
-        yield* run(spaces.deleteSpace(handbook.id))
+        yield* run(spaces.delete(duplicate.space.id))
+        yield* run(spaces.delete(handbook.id))
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).items.map((r) => r.space.title)).toEqual(["API"])
-        yield* run(spaces.restoreSpace(handbook.id))
+        yield* run(spaces.restore(handbook.id))
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(2)
         // Purging a space forgets its documents.
         yield* TestClock.adjust(Duration.days(8))

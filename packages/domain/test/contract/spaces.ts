@@ -16,6 +16,7 @@ import {
   type Space,
   SpaceId,
   SpaceRepository,
+  Collections,
   Spaces,
   type StoragePorts,
 } from "../../src/index.js"
@@ -157,28 +158,29 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
     it.effect("use cases: positions, moves, cycles, deleting a collection keeps what it holds", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
+        const collections = yield* Collections
         const { organization, run } = yield* adminOfNewOrganization
-        const guides = yield* run(content.createCollection(organization.id, { title: "Guides" }))
-        const a = yield* run(content.createSpace(organization.id, { title: "A", parent: guides.collection.id }))
-        const b = yield* run(content.createSpace(organization.id, { title: "B", parent: guides.collection.id }))
-        const inner = yield* run(content.createCollection(organization.id, { title: "Inner", parent: guides.collection.id }))
+        const guides = yield* run(collections.create(organization.id, { title: "Guides" }))
+        const a = yield* run(content.create(organization.id, { title: "A", parent: guides.collection.id }))
+        const b = yield* run(content.create(organization.id, { title: "B", parent: guides.collection.id }))
+        const inner = yield* run(collections.create(organization.id, { title: "Inner", parent: guides.collection.id }))
         expect(a.space.visibility).toBe("in-collection")
         const order = () =>
-          Effect.map(run(content.listCollectionSpaces(guides.collection.id, first())), (p) => p.items.map((s) => s.space.title))
+          Effect.map(run(collections.listSpaces(guides.collection.id, first())), (p) => p.items.map((s) => s.space.title))
         expect(yield* order()).toEqual(["A", "B"])
-        yield* run(content.moveSpace(b.space.id, { position: { before: { type: "space", space: a.space.id } } }))
+        yield* run(content.move(b.space.id, { position: { before: { type: "space", space: a.space.id } } }))
         expect(yield* order()).toEqual(["B", "A"])
-        const badSibling = yield* Effect.either(run(content.moveSpace(b.space.id, { position: { after: { type: "space", space: guides.collection.id } } })))
+        const badSibling = yield* Effect.either(run(content.move(b.space.id, { position: { after: { type: "space", space: guides.collection.id } } })))
         expect(failureTag(badSibling)).toBe("InvalidInput")
-        const cycle = yield* Effect.either(run(content.moveCollection(guides.collection.id, { parent: inner.collection.id })))
+        const cycle = yield* Effect.either(run(collections.move(guides.collection.id, { parent: inner.collection.id })))
         expect(failureTag(cycle)).toBe("Conflict")
-        const self = yield* Effect.either(run(content.moveCollection(guides.collection.id, { parent: guides.collection.id })))
+        const self = yield* Effect.either(run(collections.move(guides.collection.id, { parent: guides.collection.id })))
         expect(failureTag(self)).toBe("Conflict")
-        yield* run(content.deleteSpace(a.space.id))
-        yield* run(content.deleteCollection(guides.collection.id))
+        yield* run(content.delete(a.space.id))
+        yield* run(collections.delete(guides.collection.id))
         const top = yield* (yield* SiblingRepository).childrenOf(organization.id, null)
         expect(top.map((s) => s.id).sort()).toEqual([a.space.id, b.space.id, inner.collection.id].sort())
-        const restored = yield* run(content.restoreSpace(a.space.id))
+        const restored = yield* run(content.restore(a.space.id))
         expect(restored.space).toMatchObject({ parentId: null, visibility: "private" })
         const topSpaces = yield* (yield* SpaceRepository).list(organization.id, { _tag: "children", parentId: null }, first())
         expect(topSpaces.items.map((s) => s.title)).toEqual(["B", "A"])
@@ -187,11 +189,12 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
     it.effect("use cases: spaces created at once under one parent all get their own place", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
+        const collections = yield* Collections
         const { organization, run } = yield* adminOfNewOrganization
-        const guides = yield* run(content.createCollection(organization.id, { title: "Guides" }))
+        const guides = yield* run(collections.create(organization.id, { title: "Guides" }))
         yield* Effect.forEach(
           Array.from({ length: 8 }, (_, i) => i),
-          (i) => run(content.createSpace(organization.id, { title: `S${i}`, parent: guides.collection.id })),
+          (i) => run(content.create(organization.id, { title: `S${i}`, parent: guides.collection.id })),
           { concurrency: "unbounded" }
         )
         const children = yield* (yield* SiblingRepository).childrenOf(organization.id, guides.collection.id)
@@ -203,31 +206,32 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
       Effect.gen(function*() {
         const content = yield* Spaces
         const { organization, run } = yield* adminOfNewOrganization
-        const kept = yield* run(content.createSpace(organization.id, { title: "Kept" }))
-        const lost = yield* run(content.createSpace(organization.id, { title: "Lost" }))
-        yield* run(content.deleteSpace(kept.space.id))
-        yield* run(content.deleteSpace(lost.space.id))
-        expect(failureTag(yield* Effect.either(run(content.getSpace(kept.space.id))))).toBe("NotFound")
+        const kept = yield* run(content.create(organization.id, { title: "Kept" }))
+        const lost = yield* run(content.create(organization.id, { title: "Lost" }))
+        yield* run(content.delete(kept.space.id))
+        yield* run(content.delete(lost.space.id))
+        expect(failureTag(yield* Effect.either(run(content.get(kept.space.id))))).toBe("NotFound")
         yield* TestClock.adjust(Duration.days(7))
-        expect((yield* run(content.restoreSpace(kept.space.id))).space.deletedAt).toBeUndefined()
+        expect((yield* run(content.restore(kept.space.id))).space.deletedAt).toBeUndefined()
         yield* TestClock.adjust(Duration.millis(1))
-        expect(failureTag(yield* Effect.either(run(content.restoreSpace(lost.space.id))))).toBe("PreconditionFailed")
+        expect(failureTag(yield* Effect.either(run(content.restore(lost.space.id))))).toBe("PreconditionFailed")
         // Several servers may purge at once: each run completes and the space is gone once.
         const runs = yield* Effect.all([content.purgeExpired, content.purgeExpired], { concurrency: "unbounded" })
         expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1)
         expect(yield* (yield* SpaceRepository).findById(lost.space.id)).toEqual(Option.none())
-        expect(failureTag(yield* Effect.either(run(content.restoreSpace(lost.space.id))))).toBe("NotFound")
+        expect(failureTag(yield* Effect.either(run(content.restore(lost.space.id))))).toBe("NotFound")
         expect(Option.isSome(yield* (yield* SpaceRepository).findById(kept.space.id))).toBe(true)
       }))
 
     it.effect("use cases: custom field values are checked whole before any is written", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
+        const collections = yield* Collections
         const fields = yield* CustomFields
         const { organization, run } = yield* adminOfNewOrganization
         yield* run(fields.create(organization.id, { name: "tier", type: "select", options: ["gold", "silver"] }))
         yield* run(fields.create(organization.id, { name: "pages", type: "number" }))
-        const s = yield* run(content.createSpace(organization.id, { title: "S" }))
+        const s = yield* run(content.create(organization.id, { title: "S" }))
         const bad = yield* Effect.either(run(fields.setValues(s.space.id, { pages: { value: 3 }, tier: { value: "bronze" } })))
         expect(failureTag(bad)).toBe("InvalidInput")
         expect((yield* run(fields.valuesOf(s.space.id))).every((v) => v.value === undefined)).toBe(true)
@@ -236,10 +240,10 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const byName = (list: ReadonlyArray<{ customField: { name: string }; value?: unknown }>) =>
           list.map((v) => [v.customField.name, v.value]).sort()
         expect(byName(values)).toEqual([["pages", 3], ["tier", "gold"]])
-        const copy = yield* run(content.duplicateSpace(s.space.id))
+        const copy = yield* run(content.duplicate(s.space.id))
         expect(byName(yield* run(fields.valuesOf(copy.space.id)))).toEqual([["pages", 3], ["tier", "gold"]])
-        const shelf = yield* run(content.createCollection(organization.id, { title: "Shelf" }))
-        yield* run(content.transferSpace(copy.space.id, { organization: organization.id, collection: shelf.collection.id }))
+        const shelf = yield* run(collections.create(organization.id, { title: "Shelf" }))
+        yield* run(content.transfer(copy.space.id, { organization: organization.id, collection: shelf.collection.id }))
         expect(byName(yield* run(fields.valuesOf(copy.space.id)))).toEqual([["pages", 3], ["tier", "gold"]])
       }))
   })

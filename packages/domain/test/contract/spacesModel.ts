@@ -9,6 +9,7 @@ import {
   SiblingRepository,
   type SpaceId,
   SpaceRepository,
+  Collections,
   Spaces,
   type StoragePorts,
   type User
@@ -57,7 +58,7 @@ class Model {
 }
 
 interface Real {
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Spaces | Actor | StoragePorts>) => Promise<Either.Either<A, E>>
+  readonly run: <A, E>(effect: Effect.Effect<A, E, Spaces | Collections | Actor | StoragePorts>) => Promise<Either.Either<A, E>>
 }
 
 type Command = fc.AsyncCommand<Model, Real>
@@ -78,10 +79,10 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
       const org = model.orgs[0]!
       const parentId = parentOf(model, org, parent)
       const input = parentId === null ? {} : { parent: parentId as CollectionId }
-      const result = await real.run(Effect.flatMap(Spaces, (s) =>
+      const result = await real.run(Effect.flatMap(Effect.all([Spaces, Collections]), ([s, c]) =>
         kind === "collection"
-          ? Effect.map(s.createCollection(org as OrganizationId, input), (v) => v.collection.id as string)
-          : Effect.map(s.createSpace(org as OrganizationId, input), (v) => v.space.id as string)))
+          ? Effect.map(c.create(org as OrganizationId, input), (v) => v.collection.id as string)
+          : Effect.map(s.create(org as OrganizationId, input), (v) => v.space.id as string)))
       expect(tag(result)).toBe("ok")
       const id = Either.getOrThrow(result)
       model.items.set(id, { id, kind, org, parent: parentId, deleted: false })
@@ -99,10 +100,10 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
         const beforeId = before === null || siblings.length === 0 ? undefined : siblings[before % siblings.length]
         const position = beforeId === undefined ? undefined : { before: { type: "space" as const, space: beforeId } }
         const cycle = kind === "collection" && model.ancestry(parentId).includes(item.id)
-        const result = await real.run(Effect.flatMap(Spaces, (s) =>
+        const result = await real.run(Effect.flatMap(Effect.all([Spaces, Collections]), ([s, c]) =>
           kind === "collection"
-            ? Effect.asVoid(s.moveCollection(item.id as CollectionId, { parent: parentId as CollectionId | null, position }))
-            : Effect.asVoid(s.moveSpace(item.id as SpaceId, { parent: parentId as CollectionId | null, position }))))
+            ? Effect.asVoid(c.move(item.id as CollectionId, { parent: parentId as CollectionId | null, position }))
+            : Effect.asVoid(s.move(item.id as SpaceId, { parent: parentId as CollectionId | null, position }))))
         expect(tag(result)).toBe(cycle ? "Conflict" : "ok")
         if (cycle) return
         model.detach(item)
@@ -116,7 +117,7 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
     toString: () => `delete space ${pick}`,
     run: async (model, real) => {
       const item = model.of("space", pick)!
-      expect(tag(await real.run(Effect.flatMap(Spaces, (s) => s.deleteSpace(item.id as SpaceId))))).toBe("ok")
+      expect(tag(await real.run(Effect.flatMap(Spaces, (s) => s.delete(item.id as SpaceId))))).toBe("ok")
       item.deleted = true
     }
   })),
@@ -126,7 +127,7 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
     run: async (model, real) => {
       const deleted = [...model.items.values()].filter((i) => i.deleted)
       const item = deleted[pick % deleted.length]!
-      expect(tag(await real.run(Effect.flatMap(Spaces, (s) => s.restoreSpace(item.id as SpaceId))))).toBe("ok")
+      expect(tag(await real.run(Effect.flatMap(Spaces, (s) => s.restore(item.id as SpaceId))))).toBe("ok")
       item.deleted = false
     }
   })),
@@ -135,7 +136,7 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
     toString: () => `delete collection ${pick}`,
     run: async (model, real) => {
       const item = model.of("collection", pick)!
-      expect(tag(await real.run(Effect.flatMap(Spaces, (s) => s.deleteCollection(item.id as CollectionId))))).toBe("ok")
+      expect(tag(await real.run(Effect.flatMap(Collections, (c) => c.delete(item.id as CollectionId))))).toBe("ok")
       const held = [...model.listOf(item.org, item.id)]
       model.detach(item)
       model.items.delete(item.id)
@@ -150,10 +151,10 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
     run: async (model, real) => {
       const item = model.of(kind, pick)!
       const target = model.orgs.find((o) => o !== item.org)!
-      const result = await real.run(Effect.flatMap(Spaces, (s) =>
+      const result = await real.run(Effect.flatMap(Effect.all([Spaces, Collections]), ([s, c]) =>
         kind === "collection"
-          ? Effect.asVoid(s.transferCollection(item.id as CollectionId, target as OrganizationId))
-          : Effect.asVoid(s.transferSpace(item.id as SpaceId, { organization: target as OrganizationId }))))
+          ? Effect.asVoid(c.transfer(item.id as CollectionId, target as OrganizationId))
+          : Effect.asVoid(s.transfer(item.id as SpaceId, { organization: target as OrganizationId }))))
       expect(tag(result)).toBe("ok")
       const moving = kind === "collection" ? model.subtree(item.id) : []
       model.detach(item)
@@ -180,7 +181,7 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
     toString: () => `duplicate space ${pick}`,
     run: async (model, real) => {
       const item = model.of("space", pick)!
-      const result = await real.run(Effect.flatMap(Spaces, (s) => Effect.map(s.duplicateSpace(item.id as SpaceId), (v) => v.space.id as string)))
+      const result = await real.run(Effect.flatMap(Spaces, (s) => Effect.map(s.duplicate(item.id as SpaceId), (v) => v.space.id as string)))
       expect(tag(result)).toBe("ok")
       const id = Either.getOrThrow(result)
       model.items.set(id, { id, kind: "space", org: item.org, parent: item.parent, deleted: false })

@@ -1,0 +1,23 @@
+import { Layer } from "effect"
+import { ChangeRequests } from "./ChangeRequestService.js"
+import { Content } from "./ContentService.js"
+import { ChangeRequestCounters, ContentLifecycle } from "./ForSpaces.js"
+
+export * from "./ChangeRequest.js"
+export * from "./ChangeRequestService.js"
+export * from "./Changes.js"
+export * from "./ContentService.js"
+export * from "./Document.js"
+export * from "./ForSpaces.js"
+export * from "./Links.js"
+export * from "./Markdown.js"
+export * from "./Merge.js"
+export * from "./Page.js"
+export * from "./Ports.js"
+export * from "./Revisions.js"
+
+/** The content context's use cases: revisions, pages and files, live edits, change requests. Needs `ContentIndexer`. */
+export const ContentServices = ChangeRequests.Default.pipe(Layer.provideMerge(Content.Default))
+
+/** The ports of the spaces context that content answers. */
+export const ContentAnswers = Layer.mergeAll(ChangeRequestCounters, ContentLifecycle)

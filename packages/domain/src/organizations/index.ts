@@ -1,0 +1,19 @@
+import { Layer } from "effect"
+import { Invites } from "./InviteService.js"
+import { Members } from "./MemberService.js"
+import { Organizations } from "./OrganizationService.js"
+import { Teams } from "./TeamService.js"
+
+export * from "./Access.js"
+export * from "./InviteService.js"
+export * from "./MemberService.js"
+export * from "./Organization.js"
+export * from "./OrganizationService.js"
+export * from "./Policy.js"
+export * from "./Ports.js"
+export * from "./TeamService.js"
+
+/** The organizations context's use cases: organizations, members, teams, invites. */
+export const OrganizationsServices = Layer.mergeAll(Organizations.Default, Teams.Default, Invites.Default).pipe(
+  Layer.provideMerge(Members.Default)
+)

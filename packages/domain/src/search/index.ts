@@ -1,0 +1,15 @@
+import { SearchIndexer } from "./Indexing.js"
+import { Search } from "./SearchService.js"
+
+export * from "./Indexing.js"
+export * from "./Ports.js"
+export * from "./Rank.js"
+export * from "./SearchService.js"
+export * from "./Stemmer.js"
+export * from "./Text.js"
+
+/** The search context's use cases. */
+export const SearchServices = Search.Default
+
+/** The content context's `ContentIndexer`, answered by the search index. */
+export const SearchAnswers = SearchIndexer

@@ -1,0 +1,195 @@
+import { Effect } from "effect"
+import { requireNotGuest, requireRole } from "../organizations/Policy.js"
+import { Conflict } from "../shared/Errors.js"
+import { CollectionId, type OrganizationId } from "../shared/Ids.js"
+import { validate } from "../shared/Limits.js"
+import { mapPage, type PageRequest } from "../shared/Pagination.js"
+import { keyAfterLast, keyBetween } from "../shared/Position.js"
+import { Secrets } from "../shared/Secrets.js"
+import { now } from "../shared/Time.js"
+import { UnitOfWork } from "../shared/UnitOfWork.js"
+import { type CollectionPermissions, collectionPermissions, requireLevel } from "./ContentPolicy.js"
+import { CollectionRepository, type ParentFilter, SiblingRepository, SpaceRepository } from "./Ports.js"
+import { type Collection, CreateCollectionInput, MoveInput, UpdateCollectionInput } from "./Space.js"
+import { SpaceAccess } from "./SpaceAccess.js"
+import { SpaceViews } from "./SpaceViews.js"
+import { type CollectionIndex, descendants, indexCollections, isWithin, placeAmong } from "./Tree.js"
+import type { Member } from "../organizations/Organization.js"
+
+export interface CollectionView {
+  readonly collection: Collection
+  readonly permissions: CollectionPermissions
+}
+
+/** Collections: their tree, lifecycle and content permissions. */
+export class Collections extends Effect.Service<Collections>()("@octavo/domain/Collections", {
+  effect: Effect.gen(function*() {
+    const collections = yield* CollectionRepository
+    const spaces = yield* SpaceRepository
+    const siblings = yield* SiblingRepository
+    const secrets = yield* Secrets
+    const uow = yield* UnitOfWork
+    const guard = yield* SpaceAccess
+    const views = yield* SpaceViews
+    const newId = secrets.newId
+
+    const collectionView = (member: Member, tree: CollectionIndex, collection: Collection): CollectionView => ({
+      collection,
+      permissions: collectionPermissions(guard.levelOn(member, tree, collection.defaultLevel, collection.parentId))
+    })
+
+    const childrenWithout = (organizationId: OrganizationId, parentId: CollectionId | null, id: string) =>
+      Effect.map(siblings.childrenOf(organizationId, parentId), (all) => all.filter((s) => s.id !== id))
+
+    const create = (organizationId: OrganizationId, input: CreateCollectionInput) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(CreateCollectionInput)(input)
+        const access = yield* guard.organization(organizationId)
+        const tree = yield* guard.treeOf(organizationId)
+        const parentId = valid.parent ?? null
+        yield* guard.requireCreateUnder(access, tree, parentId)
+        const at = yield* now
+        const collection = yield* uow.transaction(Effect.gen(function*() {
+          const collection: Collection = {
+            id: CollectionId.make(yield* newId),
+            organizationId,
+            title: valid.title ?? "Untitled",
+            parentId,
+            position: yield* placeAmong(yield* siblings.childrenOf(organizationId, parentId), undefined),
+            defaultLevel: "read",
+            createdAt: at,
+            updatedAt: at
+          }
+          yield* collections.insert(collection)
+          return collection
+        }))
+        return collectionView(access.member, indexCollections([...tree.values(), collection]), collection)
+      })
+
+    const get = (collectionId: CollectionId) =>
+      Effect.map(guard.collection(collectionId), ({ access, collection, tree }) => collectionView(access.member, tree, collection))
+
+    /** Title and description need `edit` on the collection; its default level needs `admin`. */
+    const update = (collectionId: CollectionId, input: UpdateCollectionInput) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(UpdateCollectionInput)(input)
+        const { access, collection, level, tree } = yield* guard.collection(collectionId)
+        yield* requireLevel(level, "edit", "change this collection")
+        if (valid.defaultLevel !== undefined) yield* requireLevel(level, "admin", "change this collection's default level")
+        const updated: Collection = {
+          ...collection,
+          title: valid.title ?? collection.title,
+          ...(valid.description !== undefined ? { description: valid.description } : {}),
+          defaultLevel: valid.defaultLevel ?? collection.defaultLevel,
+          updatedAt: yield* now
+        }
+        yield* collections.update(updated)
+        return collectionView(access.member, indexCollections([...tree.values(), updated]), updated)
+      })
+
+    /**
+     * Deleting a collection loses no content: what it holds (collections and spaces, soft-deleted
+     * ones too) moves up to its parent, after the parent's other children, in the order it had.
+     */
+    const remove = (collectionId: CollectionId) =>
+      Effect.gen(function*() {
+        const { collection, level } = yield* guard.collection(collectionId)
+        yield* requireLevel(level, "admin", "delete this collection")
+        yield* uow.transaction(Effect.gen(function*() {
+          const organizationId = collection.organizationId
+          const held = yield* siblings.childrenOf(organizationId, collection.id)
+          const ordered = [...held].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1))
+          const tree = yield* guard.treeOf(organizationId)
+          const heldSpaces = new Map((yield* spaces.listInCollections([collection.id])).map((s) => [s.id as string, s]))
+          let position = keyAfterLast((yield* childrenWithout(organizationId, collection.parentId, collection.id)).map((s) => s.position))
+          for (const [i, child] of ordered.entries()) {
+            if (i > 0) position = keyBetween(position, undefined)
+            const space = heldSpaces.get(child.id)
+            if (space !== undefined) {
+              yield* spaces.update({
+                ...space,
+                parentId: collection.parentId,
+                position,
+                visibility: collection.parentId === null && space.visibility === "in-collection" ? "private" : space.visibility
+              })
+              continue
+            }
+            const sub = tree.get(child.id)
+            if (sub !== undefined) yield* collections.update({ ...sub, parentId: collection.parentId, position })
+          }
+          yield* collections.delete(collection.id)
+        }))
+      })
+
+    /** `nested` (the default) lists every collection; otherwise only those at the top. */
+    const list = (organizationId: OrganizationId, nested: boolean, page: PageRequest) =>
+      Effect.gen(function*() {
+        const access = yield* guard.organization(organizationId)
+        yield* requireNotGuest(access.member, "list collections")
+        const filter: ParentFilter = nested ? { _tag: "all" } : { _tag: "children", parentId: null }
+        const result = yield* collections.list(organizationId, filter, page)
+        const tree = yield* guard.treeOf(organizationId)
+        return mapPage(result, (c) => collectionView(access.member, tree, c))
+      })
+
+    const listSpaces = (collectionId: CollectionId, page: PageRequest) =>
+      Effect.gen(function*() {
+        const { access, collection, tree } = yield* guard.collection(collectionId)
+        const result = yield* spaces.list(collection.organizationId, { _tag: "children", parentId: collection.id }, page)
+        return { ...result, items: yield* views.of(access.member, tree, result.items) }
+      })
+
+    /** Moves need `admin` on the item and `create` under the target; a collection cannot go into itself or below. */
+    const move = (collectionId: CollectionId, input: MoveInput) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(MoveInput)(input)
+        const { access, collection, level, tree } = yield* guard.collection(collectionId)
+        yield* requireLevel(level, "admin", "move this collection")
+        const parentId = valid.parent === undefined ? collection.parentId : valid.parent
+        if (parentId !== null) {
+          yield* guard.findParent(collection.organizationId, tree, parentId, "parent")
+          if (isWithin(tree, parentId, collection.id)) {
+            return yield* new Conflict({ reason: "A collection cannot be moved into itself or one of its descendants" })
+          }
+        }
+        yield* guard.requireCreateUnder(access, tree, parentId)
+        const moved = yield* uow.transaction(Effect.gen(function*() {
+          const others = yield* childrenWithout(collection.organizationId, parentId, collection.id)
+          const moved: Collection = { ...collection, parentId, position: yield* placeAmong(others, valid.position), updatedAt: yield* now }
+          yield* collections.update(moved)
+          return moved
+        }))
+        return collectionView(access.member, indexCollections([...tree.values(), moved]), moved)
+      })
+
+    /** Transfers need `admin` in both organizations; what the collection holds goes with it, to the top of the target. */
+    const transfer = (collectionId: CollectionId, targetId: OrganizationId) =>
+      Effect.gen(function*() {
+        const { access, collection, tree } = yield* guard.collection(collectionId)
+        yield* requireRole(access.member, "admin", "transfer collections out of this organization")
+        const target = yield* guard.organization(targetId)
+        yield* requireRole(target.member, "admin", "transfer collections into that organization")
+        const moved = yield* uow.transaction(Effect.gen(function*() {
+          const below = descendants(tree, collection.id)
+          const at = yield* now
+          const moved: Collection = {
+            ...collection,
+            organizationId: targetId,
+            parentId: null,
+            position: yield* placeAmong(yield* siblings.childrenOf(targetId, null), undefined),
+            updatedAt: at
+          }
+          yield* collections.update(moved)
+          yield* Effect.forEach(below, (c) => collections.update({ ...c, organizationId: targetId, updatedAt: at }), { discard: true })
+          const held = yield* spaces.listInCollections([collection.id, ...below.map((c) => c.id)])
+          yield* Effect.forEach(held, (s) => spaces.update({ ...s, organizationId: targetId, updatedAt: at }), { discard: true })
+          return moved
+        }))
+        const targetTree = yield* guard.treeOf(targetId)
+        return collectionView(target.member, targetTree, moved)
+      })
+
+
+    return { create, get, update, delete: remove, list, listSpaces, move, transfer } as const
+  })
+}) {}

@@ -1,0 +1,40 @@
+import { Effect } from "effect"
+import type { Member } from "../organizations/Organization.js"
+import type { SpaceId } from "../shared/Ids.js"
+import { type SpacePermissions, spacePermissions } from "./ContentPolicy.js"
+import { type SpaceCounts, SpaceCounters } from "./Ports.js"
+import type { Space } from "./Space.js"
+import { SpaceAccess } from "./SpaceAccess.js"
+import type { CollectionIndex } from "./Tree.js"
+
+/** A space with what the caller may do in it, and its counters. */
+export interface SpaceView {
+  readonly space: Space
+  readonly permissions: SpacePermissions
+  readonly counts: SpaceCounts
+}
+
+const noCounts: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 }
+
+/** Spaces as a member sees them: permissions from the content rules, counters from the contexts that keep them. */
+export class SpaceViews extends Effect.Service<SpaceViews>()("@octavo/domain/SpaceViews", {
+  effect: Effect.gen(function*() {
+    const guard = yield* SpaceAccess
+    const counters = yield* SpaceCounters
+
+    const viewOf = (member: Member, tree: CollectionIndex, space: Space, counts: ReadonlyMap<SpaceId, Partial<SpaceCounts>>): SpaceView => ({
+      space,
+      permissions: spacePermissions(guard.levelOn(member, tree, space.defaultLevel, space.parentId)),
+      counts: { ...noCounts, ...counts.get(space.id) }
+    })
+
+    /** The views of spaces, their counters counted in one go. */
+    const of = (member: Member, tree: CollectionIndex, spaces: ReadonlyArray<Space>) =>
+      Effect.map(counters.countsFor(spaces.map((s) => s.id)), (counts) => spaces.map((s) => viewOf(member, tree, s, counts)))
+
+    const one = (member: Member, tree: CollectionIndex, space: Space) =>
+      Effect.map(of(member, tree, [space]), (views) => views[0] as SpaceView)
+
+    return { of, one } as const
+  })
+}) {}

@@ -1,0 +1,25 @@
+import { Layer } from "effect"
+import { Collections } from "./CollectionService.js"
+import { CustomFields } from "./CustomFieldService.js"
+import { SpaceAccess } from "./SpaceAccess.js"
+import { Spaces } from "./SpaceService.js"
+import { SpaceViews } from "./SpaceViews.js"
+
+export * from "./CollectionService.js"
+export * from "./ContentPolicy.js"
+export * from "./CustomFieldService.js"
+export * from "./Ports.js"
+export * from "./Space.js"
+export * from "./SpaceAccess.js"
+export * from "./SpaceService.js"
+export * from "./SpaceViews.js"
+export * from "./Tree.js"
+
+/**
+ * The spaces context's use cases: collections, spaces, custom fields, and the access to them
+ * that later contexts use. Needs `SpaceCounters` and `SpaceContentLifecycle`, which content answers.
+ */
+export const SpacesServices = Layer.mergeAll(Collections.Default, Spaces.Default, CustomFields.Default).pipe(
+  Layer.provideMerge(SpaceViews.Default),
+  Layer.provideMerge(SpaceAccess.Default)
+)
