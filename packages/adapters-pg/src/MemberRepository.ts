@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
 import {
+  Acquaintances,
   conflicts,
   type Member,
   MemberRepository,
@@ -135,7 +136,16 @@ export const MemberRepositoryLive = Layer.effect(
           WHERE organization_id = ${organizationId} AND role = ${role} FOR UPDATE`.pipe(
           Effect.map((rows) => rows.length),
           Effect.orDie
-        ),
+        )
+    })
+  })
+)
+
+/** Users share an organization when both are members of it. */
+export const AcquaintancesLive = Layer.effect(
+  Acquaintances,
+  Effect.map(SqlClient.SqlClient, (sql) =>
+    Acquaintances.of({
       shareAnOrganization: (a, b) =>
         sql<{ readonly shared: boolean }>`SELECT EXISTS (
             SELECT 1 FROM members ma JOIN members mb ON mb.organization_id = ma.organization_id
@@ -144,6 +154,5 @@ export const MemberRepositoryLive = Layer.effect(
           Effect.map((rows) => rows[0]?.shared ?? false),
           Effect.orDie
         )
-    })
-  })
+    }))
 )

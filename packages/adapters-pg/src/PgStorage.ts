@@ -6,7 +6,7 @@ import { ChangeRequestRepositoryLive } from "./ChangeRequestRepository.js"
 import { CollectionRepositoryLive } from "./CollectionRepository.js"
 import { CustomFieldRepositoryLive } from "./CustomFieldRepository.js"
 import { InviteRepositoryLive } from "./InviteRepository.js"
-import { MemberRepositoryLive } from "./MemberRepository.js"
+import { AcquaintancesLive, MemberRepositoryLive } from "./MemberRepository.js"
 import { migrate } from "./Migrations.js"
 import { OrganizationRepositoryLive } from "./OrganizationRepository.js"
 import { RevisionContentRepositoryLive } from "./RevisionContentRepository.js"
@@ -29,6 +29,7 @@ export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = 
   TokenRepositoryLive,
   OrganizationRepositoryLive,
   MemberRepositoryLive,
+  AcquaintancesLive,
   TeamRepositoryLive,
   InviteRepositoryLive,
   CollectionRepositoryLive,

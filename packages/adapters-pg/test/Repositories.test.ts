@@ -1,5 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
 import {
+  Acquaintances,
   Conflict,
   type Keyset,
   type Member,
@@ -280,6 +281,7 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
           const members = yield* MemberRepository
           const users = yield* UserRepository
           const organizations = yield* OrganizationRepository
+          const acquaintances = yield* Acquaintances
           for (const role of ["read", "edit", "admin", "create"] as const) {
             expect(yield* members.countWithRole(F.organizationId(org), role))
               .toBe(everyone.filter(({ member }) => member.role === role).length)
@@ -288,12 +290,12 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
           yield* users.insert(F.user("share-friend"))
           yield* organizations.insert(F.organization("share-org"))
           const [first, second] = everyone
-          expect(yield* members.shareAnOrganization(first!.user.id, second!.user.id)).toBe(true)
-          expect(yield* members.shareAnOrganization(first!.user.id, F.userId("share-outsider"))).toBe(false)
+          expect(yield* acquaintances.shareAnOrganization(first!.user.id, second!.user.id)).toBe(true)
+          expect(yield* acquaintances.shareAnOrganization(first!.user.id, F.userId("share-outsider"))).toBe(false)
           yield* members.insert(F.member("share-org", "share-outsider"))
           yield* members.insert(F.member("share-org", "share-friend"))
-          expect(yield* members.shareAnOrganization(F.userId("share-friend"), F.userId("share-outsider"))).toBe(true)
-          expect(yield* members.shareAnOrganization(first!.user.id, F.userId("share-outsider"))).toBe(false)
+          expect(yield* acquaintances.shareAnOrganization(F.userId("share-friend"), F.userId("share-outsider"))).toBe(true)
+          expect(yield* acquaintances.shareAnOrganization(first!.user.id, F.userId("share-outsider"))).toBe(false)
         }))
 
       it.effect("refuses a second membership, updates one, and deletes it with its team memberships", () =>
