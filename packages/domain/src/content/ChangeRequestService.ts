@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { Actor } from "../identity/Actor.js"
 import { Conflict, NotFound } from "../shared/Errors.js"
-import { ChangeRequestId, RevisionId, type SpaceId } from "../shared/Ids.js"
+import { ChangeRequestId, type FileId, type PageId, type RevisionId, type SpaceId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import type { PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
@@ -18,6 +18,7 @@ import {
 } from "./ChangeRequest.js"
 import { Content, type RevisionView } from "./ContentService.js"
 import { makeRevisions } from "./Revisions.js"
+import type { LinkStatus } from "./Links.js"
 import { mergeContent } from "./Merge.js"
 import { ContentChanges, type ContentDelta, type RevisionContent } from "./Page.js"
 import { ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
@@ -137,6 +138,39 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
         return yield* contentService.revisionOf(spaceId, changeRequest.revisionId)
       })
 
+    /** A page of the change request's latest revision. */
+    const page = (spaceId: SpaceId, reference: string, pageId: PageId) =>
+      Effect.flatMap(content(spaceId, reference), (view) => contentService.pageIn(view, pageId))
+
+    const files = (spaceId: SpaceId, reference: string, request: PageRequest) =>
+      Effect.map(content(spaceId, reference), (view) => contentService.filesIn(view, request))
+
+    const file = (spaceId: SpaceId, reference: string, fileId: FileId) =>
+      Effect.flatMap(content(spaceId, reference), (view) => contentService.fileIn(view, fileId))
+
+    /** The bytes of a file of the change request's latest revision. */
+    const download = (spaceId: SpaceId, reference: string, fileId: FileId) =>
+      Effect.flatMap(file(spaceId, reference, fileId), contentService.fileBytes)
+
+    const fileBacklinks = (spaceId: SpaceId, reference: string, fileId: FileId, appBase: string, request: PageRequest) =>
+      Effect.gen(function*() {
+        const { space } = yield* guard.space(spaceId)
+        const changeRequest = yield* find(space, reference)
+        const view = yield* contentService.revisionOf(spaceId, changeRequest.revisionId)
+        return yield* contentService.fileBacklinksIn(view, space.organizationId, fileId, appBase, request)
+      })
+
+    /** The links of the change request's latest revision; its broken links are its own. */
+    const links = (
+      spaceId: SpaceId,
+      reference: string,
+      appBase: string,
+      filter: { readonly status?: LinkStatus | undefined; readonly page?: PageId | undefined },
+      request: PageRequest
+    ) =>
+      Effect.flatMap(content(spaceId, reference), (view) =>
+        contentService.linksIn(view, appBase, filter, request, (all) => Effect.succeed(all.filter((l) => l.status === "broken").length)))
+
     const requireOpenForWork = (changeRequest: ChangeRequest) =>
       changeRequest.status === "merged" || changeRequest.status === "archived"
         ? Effect.fail(new Conflict({ reason: `The change request is ${changeRequest.status}` }))
@@ -235,6 +269,23 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
         }))
       })
 
-    return { create, list, get, update, content, edit, editWith, requireEditable, merge, updateFromSpace } as const
+    return {
+      create,
+      list,
+      get,
+      update,
+      content,
+      page,
+      files,
+      file,
+      download,
+      fileBacklinks,
+      links,
+      edit,
+      editWith,
+      requireEditable,
+      merge,
+      updateFromSpace
+    } as const
   })
 }) {}

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { Conflict, NotFound } from "../shared/Errors.js"
-import type { FileId, PageId, RevisionId, SpaceId } from "../shared/Ids.js"
+import type { FileId, OrganizationId, PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import { type Keyset, pageInMemory, type PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
@@ -96,14 +96,15 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const editLive = (spaceId: SpaceId, input: ContentChanges) =>
       Effect.flatMap(validate(ContentChanges)(input), (valid) => editLiveWith(spaceId, () => Effect.succeed(valid.changes)))
 
-    const page = (spaceId: SpaceId, pageId: PageId) =>
-      Effect.gen(function*() {
-        const view = yield* current(spaceId)
-        const found = view.content.pages.get(pageId)
-        if (found === undefined) return yield* new NotFound({ entity: "page", id: pageId })
-        const node = pageTree({ ...view.content, pages: new Map([...view.content.pages].filter(([, p]) => isUnder(view.content, p.id, pageId))) })
-        return { revision: view.revision, page: found, path: pathOf(view.content, found), pages: node[0]?.pages ?? [] }
-      })
+    /** A page of a revision, with its path and the pages below it. */
+    const pageIn = (view: RevisionView, pageId: PageId) => {
+      const found = view.content.pages.get(pageId)
+      if (found === undefined) return Effect.fail(new NotFound({ entity: "page", id: pageId }))
+      const node = pageTree({ ...view.content, pages: new Map([...view.content.pages].filter(([, p]) => isUnder(view.content, p.id, pageId))) })
+      return Effect.succeed({ revision: view.revision, page: found, path: pathOf(view.content, found), pages: node[0]?.pages ?? [] })
+    }
+
+    const page = (spaceId: SpaceId, pageId: PageId) => Effect.flatMap(current(spaceId), (view) => pageIn(view, pageId))
 
     const pageByPath = (spaceId: SpaceId, path: string) =>
       Effect.gen(function*() {
@@ -167,19 +168,22 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
             return broken
           })))
 
-    /** The pages of a revision that link to one of its files. */
-    const fileBacklinksIn = (view: RevisionView, fileId: FileId, appBase: string, request: PageRequest) => {
+    /** The pages of a revision (of a space of `organizationId`) that link to one of its files. */
+    const fileBacklinksIn = (view: RevisionView, organizationId: OrganizationId, fileId: FileId, appBase: string, request: PageRequest) => {
       if (!view.content.files.has(fileId)) return Effect.fail(new NotFound({ entity: "file", id: fileId }))
       const referring = linksOf(view.content, appBase).filter((l) => l.target.kind === "file" && l.target.file === fileId)
       const pages = Array.from(new Set(referring.map((l) => l.page))).flatMap((id) => {
         const page = view.content.pages.get(id)
-        return page === undefined ? [] : [{ page, path: pathOf(view.content, page), revision: view.revision }]
+        return page === undefined ? [] : [{ page, path: pathOf(view.content, page), revision: view.revision, organizationId }]
       })
       return Effect.succeed(pageInMemory(pages, (p): Keyset => [p.page.createdAt.getTime(), p.page.id], "asc", request))
     }
 
     const fileBacklinks = (spaceId: SpaceId, fileId: FileId, appBase: string, request: PageRequest) =>
-      Effect.flatMap(current(spaceId), (view) => fileBacklinksIn(view, fileId, appBase, request))
+      Effect.gen(function*() {
+        const { space } = yield* guard.space(spaceId)
+        return yield* fileBacklinksIn(yield* loadRevision(space.revisionId), space.organizationId, fileId, appBase, request)
+      })
 
     const filesIn = (view: RevisionView, request: PageRequest) =>
       pageInMemory(Array.from(view.content.files.values()), (f: File): Keyset => [f.createdAt.getTime(), f.id], "asc", request)
@@ -196,6 +200,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       editLiveWith,
       requireEditable,
       page,
+      pageIn,
       pageByPath,
       files,
       file,
