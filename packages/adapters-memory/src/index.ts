@@ -1,45 +1,25 @@
-import { type StoragePorts, UnitOfWork } from "@octavo/domain"
-import { Effect, Layer } from "effect"
-import { MemoryBlobStore, MemoryChangeRequestRepository, MemoryRevisionContentRepository } from "./ContentRepositories.js"
-import { MemoryTokenRepository, MemoryUserRepository } from "./IdentityRepositories.js"
-import {
-  MemoryAcquaintances,
-  MemoryInviteRepository,
-  MemoryMemberRepository,
-  MemoryOrganizationRepository,
-  MemoryTeamRepository
-} from "./OrganizationRepositories.js"
-import {
-  MemoryCollectionRepository,
-  MemoryCustomFieldRepository,
-  MemoryRevisionRepository,
-  MemorySiblingRepository,
-  MemorySpaceRepository
-} from "./SpaceRepositories.js"
-import { MemorySearchIndex } from "./SearchIndex.js"
-import { MemoryStore, MemoryStoreLive } from "./Store.js"
+import type { StoragePorts } from "@octavo/domain"
+import { Layer } from "effect"
+import { MemoryContent } from "./content/index.js"
+import { MemoryIdentity } from "./identity/index.js"
+import { MemoryOrganizations } from "./organizations/index.js"
+import { MemorySearch } from "./search/index.js"
+import { MemoryShared, MemoryStoreLive } from "./shared/index.js"
+import { MemorySpaces } from "./spaces/index.js"
 
-export { MemoryStore, MemoryStoreLive } from "./Store.js"
+export { MemoryContent } from "./content/index.js"
+export { MemoryIdentity } from "./identity/index.js"
+export { MemoryOrganizations } from "./organizations/index.js"
+export { MemorySearch } from "./search/index.js"
+export { MemoryShared, MemoryStore, MemoryStoreLive } from "./shared/index.js"
+export { MemorySpaces } from "./spaces/index.js"
 
-const MemoryUnitOfWork = Layer.effect(UnitOfWork, Effect.map(MemoryStore, (store) => ({ transaction: store.transaction })))
-
-/** Every storage port, in memory. Each build of the layer starts empty. */
+/** Every storage port, in memory: one line per context. Each build of the layer starts empty. */
 export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
-  MemoryUnitOfWork,
-  MemoryUserRepository,
-  MemoryTokenRepository,
-  MemoryOrganizationRepository,
-  MemoryMemberRepository,
-  MemoryTeamRepository,
-  MemoryInviteRepository,
-  MemoryAcquaintances,
-  MemoryCollectionRepository,
-  MemorySpaceRepository,
-  MemorySiblingRepository,
-  MemoryRevisionRepository,
-  MemoryCustomFieldRepository,
-  MemoryRevisionContentRepository,
-  MemoryBlobStore,
-  MemoryChangeRequestRepository,
-  MemorySearchIndex
+  MemoryShared,
+  MemoryIdentity,
+  MemoryOrganizations,
+  MemorySpaces,
+  MemoryContent,
+  MemorySearch
 ).pipe(Layer.provide(MemoryStoreLive))
