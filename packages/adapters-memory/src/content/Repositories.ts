@@ -9,7 +9,7 @@ import {
   type SpaceId
 } from "@octavo/domain"
 import { Effect, HashMap, Option } from "effect"
-import { byCreation, byId, layerOver } from "../shared/index.js"
+import { byCreation, layerOver, unique } from "../shared/index.js"
 import { ContentState, emptyRevision } from "./State.js"
 
 /** Applies changes to a persistent map: sets what is written, then removes what is deleted. */
@@ -50,36 +50,36 @@ export const MemoryBlobStore = layerOver(BlobStore, ContentState, ({ blobs }) =>
   get: blobs.get
 }))
 
-export const MemoryChangeRequestRepository = layerOver(ChangeRequestRepository, ContentState, ({ changeRequests }) => {
-  return {
-    insert: (cr) =>
-      changeRequests.insert(cr.id, cr, (held) =>
-        HashMap.some(held, (c) => c.spaceId === cr.spaceId && c.number === cr.number)
-          ? conflicts.changeRequestNumberTaken(cr.number)
-          : undefined),
-    update: byId(changeRequests).update,
-    findById: changeRequests.get,
-    findByNumber: (spaceId, number) => changeRequests.find((c) => c.spaceId === spaceId && c.number === number),
-    lastNumber: (spaceId) => Effect.map(changeRequests.filter((c) => c.spaceId === spaceId), (held) => held.reduce((max, c) => Math.max(max, c.number), 0)),
-    list: (spaceId, filter, page) =>
-      changeRequests.page(
-        (c) => c.spaceId === spaceId && (filter.status === undefined || c.status === filter.status),
-        byCreation,
-        "desc",
-        page
-      ),
-    countsFor: (spaceIds) =>
-      Effect.map(changeRequests.filter((c) => spaceIds.includes(c.spaceId)), (held) => {
-        const counts = new Map<SpaceId, ChangeRequestCounts>()
-        for (const c of held) {
-          const current = counts.get(c.spaceId) ?? { total: 0, open: 0, draft: 0 }
-          counts.set(c.spaceId, {
-            total: current.total + 1,
-            open: current.open + (c.status === "open" ? 1 : 0),
-            draft: current.draft + (c.status === "draft" ? 1 : 0)
-          })
-        }
-        return counts
-      })
-  }
-})
+export const MemoryChangeRequestRepository = layerOver(ChangeRequestRepository, ContentState, ({ changeRequests }) => ({
+  insert: (cr) =>
+    changeRequests.insert(
+      cr.id,
+      cr,
+      unique((c) => c.spaceId === cr.spaceId && c.number === cr.number, () => conflicts.changeRequestNumberTaken(cr.number))
+    ),
+  update: (cr) => changeRequests.replace(cr.id, cr),
+  findById: changeRequests.get,
+  findByNumber: (spaceId, number) => changeRequests.find((c) => c.spaceId === spaceId && c.number === number),
+  lastNumber: (spaceId) =>
+    Effect.map(changeRequests.filter((c) => c.spaceId === spaceId), (held) => held.reduce((max, c) => Math.max(max, c.number), 0)),
+  list: (spaceId, filter, page) =>
+    changeRequests.page(
+      (c) => c.spaceId === spaceId && (filter.status === undefined || c.status === filter.status),
+      byCreation,
+      "desc",
+      page
+    ),
+  countsFor: (spaceIds) =>
+    Effect.map(changeRequests.filter((c) => spaceIds.includes(c.spaceId)), (held) => {
+      const counts = new Map<SpaceId, ChangeRequestCounts>()
+      for (const c of held) {
+        const current = counts.get(c.spaceId) ?? { total: 0, open: 0, draft: 0 }
+        counts.set(c.spaceId, {
+          total: current.total + 1,
+          open: current.open + (c.status === "open" ? 1 : 0),
+          draft: current.draft + (c.status === "draft" ? 1 : 0)
+        })
+      }
+      return counts
+    })
+}))

@@ -35,8 +35,12 @@ export const MemoryOrganizationRepository = layerOver(
   OrganizationsState,
   ({ members, organizations }, store) => ({
     insert: (organization) =>
-      organizations.insert(organization.id, organization, (held) =>
-        HashMap.has(held, organization.id) ? conflicts.idTaken("organization", organization.id) : hostnameConflict(held, organization)),
+      organizations.insert(
+        organization.id,
+        organization,
+        (held) =>
+          HashMap.has(held, organization.id) ? conflicts.idTaken("organization", organization.id) : hostnameConflict(held, organization)
+      ),
     update: (organization) => organizations.replace(organization.id, organization, (held) => hostnameConflict(held, organization)),
     findById: organizations.get,
     listForUser: (userId, page) =>
@@ -82,7 +86,9 @@ export const MemoryMemberRepository = layerOver(MemberRepository, OrganizationsS
         })
         return pageInMemory(
           rows,
-          ({ member }) => [(filter.sort === "lastSeenAt" ? member.lastSeenAt ?? member.joinedAt : member.joinedAt).getTime(), member.userId],
+          (
+            { member }
+          ) => [(filter.sort === "lastSeenAt" ? member.lastSeenAt ?? member.joinedAt : member.joinedAt).getTime(), member.userId],
           filter.order,
           page
         )

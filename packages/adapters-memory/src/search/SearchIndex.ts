@@ -72,7 +72,11 @@ export const MemorySearchIndex = layerOver(SearchIndex, SearchState, ({ document
           const best = pageInMemory(hitsIn(HashMap.values(documents), terms), pageKeyset, "asc", firstPage(Math.max(perSpace, 1)))
           const top = best.items[0]
           if (top !== undefined) {
-            found.push({ spaceId: spaceIds[i] as SpaceId, rank: rankOf(top.matched, top.titleMatched), pages: best.items.slice(0, perSpace) })
+            found.push({
+              spaceId: spaceIds[i] as SpaceId,
+              rank: rankOf(top.matched, top.titleMatched),
+              pages: best.items.slice(0, perSpace)
+            })
           }
         })
         return pageInMemory(found, (hit): Keyset => [hit.rank, hit.spaceId], "asc", page)

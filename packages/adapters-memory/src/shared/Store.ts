@@ -46,7 +46,8 @@ export const makeStore = Effect.gen(function*() {
 
   const current = Effect.map(FiberRef.get(working), Option.getOrElse(() => committed))
 
-  const read = <A>(f: (state: Snapshot) => A) => Effect.flatMap(current, (ref) => Effect.map(Ref.get(ref), (slices) => f(snapshotOf(slices))))
+  const read = <A>(f: (state: Snapshot) => A) =>
+    Effect.flatMap(current, (ref) => Effect.map(Ref.get(ref), (slices) => f(snapshotOf(slices))))
 
   const apply = <S, A, E>(
     ref: Ref.Ref<Slices>,
@@ -66,24 +67,30 @@ export const makeStore = Effect.gen(function*() {
     slice: Slice<S>,
     f: (current: S, state: Snapshot) => Effect.Effect<readonly [A, S], E> | readonly [A, S]
   ) =>
-    Effect.flatMap(FiberRef.get(working), Option.match({
-      onSome: (ref) => apply(ref, slice, f),
-      onNone: () => lock.withPermits(1)(apply(committed, slice, f))
-    }))
+    Effect.flatMap(
+      FiberRef.get(working),
+      Option.match({
+        onSome: (ref) => apply(ref, slice, f),
+        onNone: () => lock.withPermits(1)(apply(committed, slice, f))
+      })
+    )
 
   const transaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(FiberRef.get(working), Option.match({
-      // A nested transaction joins the one it runs in.
-      onSome: () => effect,
-      onNone: () =>
-        lock.withPermits(1)(Effect.gen(function*() {
-          // Every slice at once: the copy is the whole persistent map of slices.
-          const copy = yield* Ref.make(yield* Ref.get(committed))
-          const a = yield* Effect.locally(effect, working, Option.some(copy))
-          yield* Ref.set(committed, yield* Ref.get(copy))
-          return a
-        }))
-    }))
+    Effect.flatMap(
+      FiberRef.get(working),
+      Option.match({
+        // A nested transaction joins the one it runs in.
+        onSome: () => effect,
+        onNone: () =>
+          lock.withPermits(1)(Effect.gen(function*() {
+            // Every slice at once: the copy is the whole persistent map of slices.
+            const copy = yield* Ref.make(yield* Ref.get(committed))
+            const a = yield* Effect.locally(effect, working, Option.some(copy))
+            yield* Ref.set(committed, yield* Ref.get(copy))
+            return a
+          }))
+      })
+    )
 
   return { read, write, transaction }
 })

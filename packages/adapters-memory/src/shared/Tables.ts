@@ -1,4 +1,4 @@
-import { type Keyset, type Order, type Page, type PageRequest, pageInMemory } from "@octavo/domain"
+import { type Keyset, type Order, type Page, pageInMemory, type PageRequest } from "@octavo/domain"
 import { type Context, Effect, HashMap, Layer, Option } from "effect"
 import { MemoryStore, type Slice, type Snapshot } from "./Store.js"
 
@@ -11,6 +11,13 @@ export type MapsState<S> = { readonly [K in keyof S]: HashMap.HashMap<string, un
 
 /** The key of an entry that two ids name together, such as a member (organization, user). */
 export const pairKey = (a: string, b: string): string => `${a}/${b}`
+
+/** Names the error that refuses a write, seeing the map before it and the rest of the state; or nothing. */
+export type ConflictCheck<V, E> = (map: MapOf<V>, state: Snapshot) => E | undefined
+
+/** A unique constraint: the write fails with `error` when a held value is the `same` as the one written. */
+export const unique = <V, E>(same: (held: V) => boolean, error: () => E): ConflictCheck<V, E> => (map) =>
+  HashMap.some(map, same) ? error() : undefined
 
 /** One map of a slice, read and written through the store. */
 export interface Table<V> {
@@ -31,19 +38,11 @@ export interface Table<V> {
     request: PageRequest
   ) => Effect.Effect<Page<V>>
   /** Sets the entry, unless `conflict` names an error: then the write fails and changes nothing. */
-  readonly insert: <E = never>(
-    key: string,
-    value: V,
-    conflict?: (map: MapOf<V>, state: Snapshot) => E | undefined
-  ) => Effect.Effect<void, E>
+  readonly insert: <E = never>(key: string, value: V, conflict?: ConflictCheck<V, E>) => Effect.Effect<void, E>
   /** Changes an existing entry; changing what is not there changes nothing, as in SQL. */
   readonly modify: (key: string, f: (held: V) => V) => Effect.Effect<void>
   /** Replaces an existing entry, unless `conflict` names an error; replacing what is not there changes nothing, as in SQL. */
-  readonly replace: <E = never>(
-    key: string,
-    value: V,
-    conflict?: (map: MapOf<V>, state: Snapshot) => E | undefined
-  ) => Effect.Effect<void, E>
+  readonly replace: <E = never>(key: string, value: V, conflict?: ConflictCheck<V, E>) => Effect.Effect<void, E>
   /** Sets the entry from what it holds now, if anything. */
   readonly upsert: (key: string, f: (held: Option.Option<V>) => V) => Effect.Effect<void>
   readonly remove: (key: string) => Effect.Effect<void>
@@ -66,7 +65,7 @@ const tableOf = <S, V>(store: Store, slice: Slice<S>, field: keyof S): Table<V> 
   const put = <E = never>(
     key: string,
     next: (held: Option.Option<V>) => Option.Option<V>,
-    conflict?: (map: MapOf<V>, state: Snapshot) => E | undefined
+    conflict?: ConflictCheck<V, E>
   ) =>
     store.write(slice, (s, state): Effect.Effect<readonly [void, S], E> => {
       const map = mapOf(s)
@@ -83,8 +82,7 @@ const tableOf = <S, V>(store: Store, slice: Slice<S>, field: keyof S): Table<V> 
     find: (predicate) => read((map) => Option.map(HashMap.findFirst(map, predicate), ([, value]) => value)),
     filter: (predicate) => read((map) => values(map).filter(predicate)),
     count: (predicate) => read((map) => HashMap.size(HashMap.filter(map, predicate))),
-    page: (predicate, keysetOf, order, request) =>
-      read((map) => pageInMemory(values(map).filter(predicate), keysetOf, order, request)),
+    page: (predicate, keysetOf, order, request) => read((map) => pageInMemory(values(map).filter(predicate), keysetOf, order, request)),
     insert: (key, value, conflict) => put(key, () => Option.some(value), conflict),
     modify: (key, f) => put(key, Option.map(f)),
     replace: (key, value, conflict) => put(key, Option.map(() => value), conflict),

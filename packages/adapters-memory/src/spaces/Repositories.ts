@@ -11,7 +11,7 @@ import {
   SpaceRepository
 } from "@octavo/domain"
 import { Effect, HashMap } from "effect"
-import { byCreation, byId, change, inOrganization, layerOver, pairKey, sortedBy } from "../shared/index.js"
+import { byCreation, byId, change, inOrganization, layerOver, pairKey, sortedBy, unique } from "../shared/index.js"
 import { SpacesState } from "./State.js"
 
 interface TreeItem {
@@ -80,10 +80,11 @@ export const MemoryCustomFieldRepository = layerOver(
   ({ customFields, customFieldValues }, store) => ({
     ...byId(customFields),
     insert: (field) =>
-      customFields.insert(field.id, field, (held) =>
-        HashMap.some(held, (f) => f.organizationId === field.organizationId && f.name === field.name)
-          ? conflicts.customFieldTaken(field.name)
-          : undefined),
+      customFields.insert(
+        field.id,
+        field,
+        unique((f) => f.organizationId === field.organizationId && f.name === field.name, () => conflicts.customFieldTaken(field.name))
+      ),
     delete: (id) =>
       change(store, SpacesState, (s) => ({
         ...s,
@@ -92,8 +93,7 @@ export const MemoryCustomFieldRepository = layerOver(
       })),
     findByName: (organizationId, name) => customFields.find((f) => f.organizationId === organizationId && f.name === name),
     list: (organizationId, page) => customFields.page(inOrganization(organizationId), byCreation, "asc", page),
-    listAll: (organizationId) =>
-      Effect.map(customFields.filter(inOrganization(organizationId)), (mine) => sortedBy(mine, byCreation)),
+    listAll: (organizationId) => Effect.map(customFields.filter(inOrganization(organizationId)), (mine) => sortedBy(mine, byCreation)),
     valuesOf: (spaceId) =>
       Effect.map(
         customFieldValues.filter((v) => v.spaceId === spaceId),
