@@ -1,39 +1,26 @@
-import { HttpApi, OpenApi } from "@effect/platform"
-import { ChangeRequestsApi } from "./api/ChangeRequestsApi.js"
-import { CollectionsApi } from "./api/CollectionsApi.js"
-import { ContentApi } from "./api/ContentApi.js"
-import { CustomFieldsApi } from "./api/CustomFieldsApi.js"
-import { ImportApi } from "./api/ImportApi.js"
-import { SearchApi } from "./api/SearchApi.js"
-import { SpacesApi } from "./api/SpacesApi.js"
-import { BadRequest, Conflict, Forbidden, InternalError, NotFound, PayloadTooLarge, PreconditionFailed, Unauthorized } from "./api/Errors.js"
-import { HealthApi } from "./api/HealthApi.js"
-import { InvitesApi } from "./api/InvitesApi.js"
-import { MembersApi } from "./api/MembersApi.js"
-import { OrganizationsApi } from "./api/OrganizationsApi.js"
-import { TeamsApi } from "./api/TeamsApi.js"
-import { UsersApi } from "./api/UsersApi.js"
+import { OpenApi } from "@effect/platform"
+import { ContentGroups } from "./content/index.js"
+import { HealthGroups } from "./health/index.js"
+import { IdentityGroups } from "./identity/index.js"
+import { ImportsGroups } from "./imports/index.js"
+import { OrganizationsGroups } from "./organizations/index.js"
+import { SearchGroups } from "./search/index.js"
+import { OctavoBase } from "./shared/Contract.js"
+import { InternalError, PayloadTooLarge } from "./shared/Errors.js"
+import { SpacesGroups } from "./spaces/index.js"
 
-export class OctavoApi extends HttpApi.make("octavo")
-  .add(HealthApi)
-  .add(UsersApi)
-  .add(OrganizationsApi)
-  .add(MembersApi)
-  .add(TeamsApi)
-  .add(InvitesApi)
-  .add(CollectionsApi)
-  .add(SpacesApi)
-  .add(CustomFieldsApi)
-  .add(ContentApi)
-  .add(ChangeRequestsApi)
-  .add(SearchApi)
-  .add(ImportApi)
-  .addError(BadRequest)
-  .addError(Unauthorized)
-  .addError(Forbidden)
-  .addError(NotFound)
-  .addError(Conflict)
-  .addError(PreconditionFailed)
+/**
+ * The whole API: one line per context, in the contexts' order. Each endpoint declares its own
+ * errors; a body over the limit (413) and a fault of the server (500) can answer any request.
+ */
+export class OctavoApi extends OctavoBase
+  .addHttpApi(HealthGroups)
+  .addHttpApi(IdentityGroups)
+  .addHttpApi(OrganizationsGroups)
+  .addHttpApi(SpacesGroups)
+  .addHttpApi(ContentGroups)
+  .addHttpApi(SearchGroups)
+  .addHttpApi(ImportsGroups)
   .addError(PayloadTooLarge)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Octavo API")

@@ -10,22 +10,16 @@ import {
 import { DomainServices, Identity, ImportServices, Search, Spaces, type StoragePorts } from "@octavo/domain"
 import { Cause, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
-import { apiError } from "./api/Errors.js"
-import { Authentication } from "./api/Security.js"
-import { ChangeRequestsLive } from "./handlers/ChangeRequests.js"
-import { CollectionsLive } from "./handlers/Collections.js"
-import { ContentLive } from "./handlers/Content.js"
-import { CustomFieldsLive } from "./handlers/CustomFields.js"
-import { HealthLive } from "./handlers/Health.js"
-import { InvitesLive } from "./handlers/Invites.js"
-import { MembersLive } from "./handlers/Members.js"
-import { OrganizationsLive } from "./handlers/Organizations.js"
-import { ImportLive } from "./handlers/Import.js"
-import { SearchLive } from "./handlers/Search.js"
-import { SpacesLive } from "./handlers/Spaces.js"
-import { TeamsLive } from "./handlers/Teams.js"
-import { UsersLive } from "./handlers/Users.js"
-import { PublicUrl } from "./Present.js"
+import { ContentHandlers } from "./content/index.js"
+import { HealthHandlers } from "./health/index.js"
+import { IdentityHandlers } from "./identity/index.js"
+import { ImportsHandlers } from "./imports/index.js"
+import { OrganizationsHandlers } from "./organizations/index.js"
+import { SearchHandlers } from "./search/index.js"
+import { apiError } from "./shared/Errors.js"
+import { PublicUrl } from "./shared/Handlers.js"
+import { Authentication } from "./shared/Security.js"
+import { SpacesHandlers } from "./spaces/index.js"
 import { WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
 
 /** Request bodies above this size are refused with 413. */
@@ -105,21 +99,16 @@ const limitBodySize = (app: HttpApp.Default): HttpApp.Default =>
       : HttpIncomingMessage.withMaxBodySize(app, Option.some(MAX_BODY_BYTES))
   })
 
+/** The handlers of the whole API: one line per context, as in `OctavoApi`. */
 const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
   Layer.provide([
-    HealthLive,
-    UsersLive,
-    OrganizationsLive,
-    MembersLive,
-    TeamsLive,
-    InvitesLive,
-    CollectionsLive,
-    SpacesLive,
-    CustomFieldsLive,
-    ContentLive,
-    ChangeRequestsLive,
-    SearchLive,
-    ImportLive
+    HealthHandlers,
+    IdentityHandlers,
+    OrganizationsHandlers,
+    SpacesHandlers,
+    ContentHandlers,
+    SearchHandlers,
+    ImportsHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )
@@ -173,8 +162,9 @@ const ReindexStaleSpaces = Layer.scopedDiscard(
  * the reference page at /docs. It needs an HttpServer (Node's in main, a test server in tests).
  */
 export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options: ServerOptions) => {
-  const domain = Layer.merge(DomainServices, ImportServices).pipe(
+  const domain = ImportServices.pipe(
     Layer.provide(WebFetcherLive(options.fetch)),
+    Layer.provideMerge(DomainServices),
     Layer.provideMerge(storage)
   )
   return HttpApiBuilder.serve((app) => HttpMiddleware.logger(limitBodySize(app))).pipe(

@@ -3,7 +3,7 @@ import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/ad
 import type { StoragePorts } from "@octavo/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { PageResults, SpaceResults } from "../src/api/SearchApi.js"
+import { PageResults, SpaceResults } from "../src/search/Wire.js"
 import { bodyAs, call, testServer } from "./harness.js"
 import { world } from "./scenario.js"
 import { testSite } from "./site.js"

@@ -1,7 +1,7 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { PageResults, SpaceResults } from "../src/api/SearchApi.js"
+import { PageResults, SpaceResults } from "../src/search/Wire.js"
 import { bodyAs, call, testServer } from "./harness.js"
 import { chars, world } from "./scenario.js"
 

@@ -1,0 +1,48 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { backlinkListKey, Content, fileListKey, linkListKey } from "@octavo/domain"
+import { Effect } from "effect"
+import { OctavoBase } from "../shared/Contract.js"
+import { domain } from "../shared/Errors.js"
+import { listOf, PublicUrl } from "../shared/Handlers.js"
+import { ContentApi } from "./ContentApi.js"
+import { contentPresenters, fileResponse, linkList, readOptions } from "./Present.js"
+
+export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "content", (handlers) =>
+  Effect.gen(function*() {
+    const content = yield* Content
+    const base = yield* PublicUrl
+    const { presentBacklink, presentFile, presentPage, presentPages, presentRevision } = contentPresenters(base)
+    const appBase = `${base}/`
+
+    return handlers
+      .handle("current", ({ path, urlParams }) =>
+        domain(content.current(path.spaceId)).pipe(Effect.map(presentRevision(path.spaceId, readOptions(urlParams)))))
+      .handle("editLive", ({ path, payload }) =>
+        domain(content.editLive(path.spaceId, payload)).pipe(Effect.map(presentRevision(path.spaceId, readOptions({})))))
+      .handle("revision", ({ path, urlParams }) =>
+        domain(content.revisionOf(path.spaceId, path.revisionId)).pipe(Effect.map(presentRevision(path.spaceId, readOptions(urlParams)))))
+      .handle("pages", ({ path, urlParams }) =>
+        domain(content.current(path.spaceId)).pipe(Effect.map(presentPages(path.spaceId, readOptions(urlParams)))))
+      .handle("page", ({ path, urlParams }) =>
+        domain(content.page(path.spaceId, path.pageId)).pipe(Effect.map(presentPage(path.spaceId, readOptions(urlParams)))))
+      .handle("pageByPath", ({ path, urlParams }) =>
+        domain(content.pageByPath(path.spaceId, decodeURIComponent(path.pagePath))).pipe(Effect.map(presentPage(path.spaceId, readOptions(urlParams)))))
+      .handle("files", ({ path, urlParams }) =>
+        listOf(fileListKey(path.spaceId), urlParams, (page) => content.files(path.spaceId, page), presentFile(path.spaceId, readOptions(urlParams))))
+      .handle("file", ({ path, urlParams }) =>
+        domain(content.file(path.spaceId, path.fileId)).pipe(Effect.map(presentFile(path.spaceId, readOptions(urlParams)))))
+      .handle("links", ({ path, urlParams }) =>
+        linkList(linkListKey(path.spaceId, { status: urlParams.status }), urlParams, (page) =>
+          content.links(path.spaceId, appBase, { status: urlParams.status }, page)))
+      .handle("pageLinks", ({ path, urlParams }) =>
+        linkList(linkListKey(path.spaceId, { page: path.pageId, status: urlParams.status }), urlParams, (page) =>
+          content.links(path.spaceId, appBase, { status: urlParams.status, page: path.pageId }, page)))
+      .handle("fileBacklinks", ({ path, urlParams }) =>
+        listOf(
+          backlinkListKey(path.spaceId, path.fileId),
+          urlParams,
+          (page) => content.fileBacklinks(path.spaceId, path.fileId, appBase, page),
+          presentBacklink(path.spaceId, path.fileId)
+        ))
+      .handle("download", ({ path }) => domain(content.download(path.spaceId, path.fileId)).pipe(Effect.map(fileResponse)))
+  }))

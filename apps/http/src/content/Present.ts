@@ -1,0 +1,168 @@
+import { HttpServerResponse } from "@effect/platform"
+import {
+  type ChangeRequestView,
+  type ContentPage,
+  type DomainError,
+  type File,
+  type Link,
+  type ListKey,
+  markdownToDocument,
+  type Page,
+  type PageNode,
+  type PageRequest,
+  pageTree,
+  type RevisionView
+} from "@octavo/domain"
+import { Effect } from "effect"
+import { type ListQuery, pageOf } from "../shared/Handlers.js"
+import type { BacklinkObject, ChangeRequestObject, FileObject, PageObject, RevisionObject } from "./Wire.js"
+
+export interface ReadOptions {
+  /** false leaves out mutable Git metadata. */
+  readonly metadata: boolean
+  readonly format: "markdown" | "document"
+}
+
+/** The read options of a query; absent ones take their defaults. */
+export const readOptions = (
+  query: { readonly metadata?: boolean | undefined; readonly format?: "markdown" | "document" | undefined }
+): ReadOptions => ({
+  metadata: query.metadata ?? true,
+  format: query.format ?? "markdown"
+})
+
+/** Where a revision's content lives: the space's, or a change request's. */
+export const contentPath = (path: { readonly spaceId: string; readonly changeRequestId?: string | undefined }) =>
+  path.changeRequestId === undefined
+    ? `/v1/spaces/${path.spaceId}`
+    : `/v1/spaces/${path.spaceId}/change-requests/${path.changeRequestId}`
+
+/** Wire shapes of revisions, pages and files of a space, with absolute URLs from `base`. */
+export const contentPresenters = (base: string) => {
+  /** `under` is where the revision's content lives: the space's, or a change request's. */
+  const presentFile = (spaceId: string, options: Pick<ReadOptions, "metadata">, under = `/v1/spaces/${spaceId}`) =>
+  (f: File): typeof FileObject.Type => ({
+    object: "file",
+    id: f.id,
+    name: f.name,
+    contentType: f.contentType,
+    downloadURL: `${base}${under}/content/files/${f.id}/download`,
+    size: f.size,
+    ...(f.dimensions !== undefined ? { dimensions: f.dimensions } : {}),
+    ...(f.git !== undefined && options.metadata ? { git: f.git } : {})
+  })
+
+  const presentPage = (spaceId: string, options: ReadOptions) => {
+    const one = ({ page, path, pages }: PageNode): PageObject => ({
+      object: "page",
+      id: page.id,
+      type: page.kind,
+      title: page.title,
+      ...(page.emoji !== undefined ? { emoji: page.emoji } : {}),
+      ...(page.icon !== undefined ? { icon: page.icon } : {}),
+      createdAt: page.createdAt,
+      updatedAt: page.updatedAt,
+      slug: page.slug,
+      path,
+      ...(page.description !== undefined ? { description: page.description } : {}),
+      ...(page.href !== undefined ? { href: page.href } : {}),
+      ...(page.kind === "document"
+        ? options.format === "document" ? { document: markdownToDocument(page.markdown) } : { markdown: page.markdown }
+        : {}),
+      hidden: page.hidden,
+      noIndex: page.noIndex,
+      noRobotsIndex: page.noRobotsIndex,
+      ...(page.layout !== undefined ? { layout: page.layout } : {}),
+      ...(page.git !== undefined && options.metadata ? { git: page.git } : {}),
+      urls: { app: `${base}/s/${spaceId}/${path}` },
+      pages: pages.map(one)
+    })
+    return one
+  }
+
+  const presentRevision = (spaceId: string, options: ReadOptions, under?: string) => (view: RevisionView): typeof RevisionObject.Type => ({
+    object: "revision",
+    id: view.revision.id,
+    parents: view.revision.parents,
+    type: view.revision.type,
+    createdAt: view.revision.createdAt,
+    pages: pageTree(view.content).map(presentPage(spaceId, options)),
+    // In the order they were added, as the files list pages them.
+    files: Array.from(view.content.files.values())
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(presentFile(spaceId, options, under)),
+    reusableContents: [],
+    urls: { app: `${base}/s/${spaceId}/~/revisions/${view.revision.id}` }
+  })
+
+  /** The page tree of a revision, as the pages endpoints answer it. */
+  const presentPages = (spaceId: string, options: ReadOptions) => (view: RevisionView) => ({
+    pages: pageTree(view.content).map(presentPage(spaceId, options))
+  })
+
+  const presentBacklink = (spaceId: string, fileId: string) =>
+  (item: {
+    readonly page: ContentPage
+    readonly path: string
+    readonly revision: { readonly id: string }
+    readonly organizationId: string
+  }): typeof BacklinkObject.Type => ({
+    kind: "page",
+    organization: item.organizationId,
+    space: spaceId,
+    versionContext: { type: "revision", revision: item.revision.id },
+    page: { id: item.page.id, title: item.page.title, path: item.path },
+    file: fileId
+  })
+
+  const presentChangeRequest = ({ changeRequest: cr, outdated }: ChangeRequestView): typeof ChangeRequestObject.Type => ({
+    object: "change-request",
+    id: cr.id,
+    number: cr.number,
+    status: cr.status,
+    subject: cr.subject,
+    space: cr.spaceId,
+    revision: cr.revisionId,
+    revisionInitial: cr.initialRevisionId,
+    outdated,
+    createdAt: cr.createdAt,
+    updatedAt: cr.updatedAt,
+    ...(cr.mergedAt !== undefined ? { mergedAt: cr.mergedAt } : {}),
+    createdBy: { object: "user", id: cr.createdBy },
+    urls: { location: `${base}/v1/spaces/${cr.spaceId}/change-requests/${cr.id}`, app: `${base}/s/${cr.spaceId}/~/changes/${cr.number}` }
+  })
+
+  return { presentBacklink, presentChangeRequest, presentFile, presentPage, presentPages, presentRevision }
+}
+
+export interface LinkStats {
+  readonly total: number
+  readonly broken: { readonly total: number; readonly changeRequest: number }
+}
+
+const presentLink = (link: Link) => ({
+  status: link.status,
+  relation: "reference" as const,
+  targetReference: link.target,
+  locationReferences: [{ kind: "page" as const, page: link.page }]
+})
+
+/** A list of links with its stats, as the links endpoints answer. */
+export const linkList = <E extends DomainError, R>(
+  key: ListKey,
+  query: ListQuery,
+  fetch: (request: PageRequest) => Effect.Effect<Page<Link> & { readonly stats: LinkStats }, E, R>
+) =>
+  Effect.map(pageOf(key, query, fetch), ({ next, page }) => ({
+    items: page.items.map(presentLink),
+    count: page.count,
+    ...next,
+    stats: page.stats
+  }))
+
+/** A file's bytes as a download. */
+export const fileResponse = ({ bytes, file }: { readonly file: File; readonly bytes: Uint8Array }) =>
+  HttpServerResponse.uint8Array(bytes, {
+    contentType: file.contentType,
+    headers: { "content-disposition": `inline; filename="${file.name.replace(/["\\\r\n]/g, "_")}"` }
+  })

@@ -1,0 +1,7 @@
+import { OctavoBase } from "../shared/Contract.js"
+import { HealthApi } from "./HealthApi.js"
+import { HealthLive } from "./HealthHandlers.js"
+
+/** Liveness and readiness, outside the bounded contexts. */
+export const HealthGroups = OctavoBase.add(HealthApi)
+export const HealthHandlers = HealthLive

@@ -1,0 +1,7 @@
+import { OctavoBase } from "../shared/Contract.js"
+import { ImportApi } from "./ImportApi.js"
+import { ImportLive } from "./ImportHandlers.js"
+
+/** Imports over HTTP: a website's pages into a space or a change request. */
+export const ImportsGroups = OctavoBase.add(ImportApi)
+export const ImportsHandlers = ImportLive

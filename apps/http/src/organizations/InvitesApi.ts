@@ -1,0 +1,46 @@
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { InviteByEmailInput, InviteId, OrganizationId, Role } from "@octavo/domain"
+import { Schema } from "effect"
+import { Created, ListOf, PageQuery } from "../shared/Common.js"
+import { errors } from "../shared/Errors.js"
+import { Authentication } from "../shared/Security.js"
+import { OrganizationPath } from "./OrganizationsApi.js"
+import { InviteObject } from "./Wire.js"
+
+const InvitePath = Schema.Struct({ organizationId: OrganizationId, inviteId: InviteId })
+const RoleBody = Schema.Struct({ role: Role })
+
+export class InvitesApi extends HttpApiGroup.make("invites")
+  .add(
+    HttpApiEndpoint.get("list", "/v1/orgs/:organizationId/link-invites")
+      .setPath(OrganizationPath)
+      .setUrlParams(Schema.Struct(PageQuery))
+      .addSuccess(ListOf(InviteObject))
+      .pipe(errors(400, 403, 404))
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/v1/orgs/:organizationId/link-invites")
+      .setPath(OrganizationPath)
+      .setPayload(RoleBody)
+      .addSuccess(InviteObject, Created)
+      .pipe(errors(400, 403, 404))
+  )
+  .add(HttpApiEndpoint.get("get", "/v1/orgs/:organizationId/link-invites/:inviteId").setPath(InvitePath).addSuccess(InviteObject).pipe(errors(400, 403, 404)))
+  .add(HttpApiEndpoint.del("remove", "/v1/orgs/:organizationId/link-invites/:inviteId").setPath(InvitePath).pipe(errors(400, 403, 404)))
+  .add(
+    HttpApiEndpoint.patch("update", "/v1/orgs/:organizationId/link-invites/:inviteId")
+      .setPath(InvitePath)
+      .setPayload(RoleBody)
+      .addSuccess(InviteObject)
+      .pipe(errors(400, 403, 404))
+  )
+  .add(HttpApiEndpoint.post("join", "/v1/orgs/:organizationId/invites/:inviteId").setPath(InvitePath).pipe(errors(400, 404, 409, 412)))
+  .add(
+    HttpApiEndpoint.post("byEmail", "/v1/orgs/:organizationId/invites")
+      .setPath(OrganizationPath)
+      .setPayload(InviteByEmailInput)
+      .addSuccess(Schema.Struct({ users: Schema.Array(Schema.String), invited: Schema.Array(Schema.String) }))
+      .pipe(errors(400, 403, 404))
+  )
+  .middleware(Authentication)
+{}

@@ -1,0 +1,62 @@
+import type { CollectionView, CustomField, CustomFieldValueView, Role, SpaceView } from "@octavo/domain"
+import type { CollectionObject, CustomFieldObject, SpaceObject } from "./Wire.js"
+
+export const presentCollection = (base: string) => ({ collection: c, permissions }: CollectionView): typeof CollectionObject.Type => ({
+  object: "collection",
+  id: c.id,
+  title: c.title,
+  ...(c.description !== undefined ? { description: c.description } : {}),
+  organization: c.organizationId,
+  ...(c.parentId !== null ? { parent: c.parentId } : {}),
+  defaultLevel: c.defaultLevel,
+  urls: { location: `${base}/v1/collections/${c.id}`, app: `${base}/o/${c.organizationId}/c/${c.id}` },
+  permissions
+})
+
+export const presentSpace = (base: string) => ({ counts, permissions, space: s }: SpaceView): typeof SpaceObject.Type => ({
+  object: "space",
+  id: s.id,
+  title: s.title,
+  emoji: s.emoji,
+  visibility: s.visibility,
+  createdAt: s.createdAt,
+  updatedAt: s.updatedAt,
+  ...(s.deletedAt !== undefined ? { deletedAt: s.deletedAt } : {}),
+  editMode: s.editMode,
+  urls: { location: `${base}/v1/spaces/${s.id}`, app: `${base}/o/${s.organizationId}/s/${s.id}` },
+  organization: s.organizationId,
+  ...(s.parentId !== null ? { parent: s.parentId } : {}),
+  revision: s.revisionId,
+  defaultLevel: s.defaultLevel,
+  ...counts,
+  permissions
+})
+
+/** A space with a member's permission in it. */
+export const presentMemberSpace = (base: string) => {
+  const space = presentSpace(base)
+  return (row: { readonly permission: Role | null; readonly space: SpaceView }) => ({
+    permission: row.permission,
+    space: space(row.space)
+  })
+}
+
+export const presentCustomField = (base: string) => (f: CustomField): typeof CustomFieldObject.Type => ({
+  object: "custom-field",
+  id: f.id,
+  name: f.name,
+  type: f.type,
+  ...(f.title !== undefined ? { title: f.title } : {}),
+  ...(f.description !== undefined ? { description: f.description } : {}),
+  ...(f.placeholder !== undefined ? { placeholder: f.placeholder } : {}),
+  ...(f.options !== undefined ? { options: f.options } : {}),
+  createdAt: f.createdAt,
+  updatedAt: f.updatedAt,
+  urls: { location: `${base}/v1/orgs/${f.organizationId}/custom-fields/${f.name}` }
+})
+
+/** A space's custom field with its value there, if it has one. */
+export const presentCustomFieldValue = (base: string) => {
+  const field = presentCustomField(base)
+  return (v: CustomFieldValueView) => ({ customField: field(v.customField), ...(v.value !== undefined ? { value: v.value } : {}) })
+}

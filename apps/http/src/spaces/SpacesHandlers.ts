@@ -1,0 +1,39 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { CustomFields, memberSpacesListKey, spaceListKey, Spaces } from "@octavo/domain"
+import { Effect } from "effect"
+import { OctavoBase } from "../shared/Contract.js"
+import { domain } from "../shared/Errors.js"
+import { createdAs, listOf, PublicUrl } from "../shared/Handlers.js"
+import { presentCustomFieldValue, presentMemberSpace, presentSpace } from "./Present.js"
+import { SpacesApi } from "./SpacesApi.js"
+
+export const SpacesLive = HttpApiBuilder.group(OctavoBase.add(SpacesApi), "spaces", (handlers) =>
+  Effect.gen(function*() {
+    const spaces = yield* Spaces
+    const fields = yield* CustomFields
+    const base = yield* PublicUrl
+    const present = presentSpace(base)
+    const value = presentCustomFieldValue(base)
+    return handlers
+      .handle("list", ({ path, urlParams }) =>
+        listOf(spaceListKey(path.organizationId), urlParams, (page) => spaces.list(path.organizationId, page), present))
+      .handle("create", ({ path, payload }) => domain(spaces.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present))))
+      .handle("get", ({ path }) => domain(spaces.get(path.spaceId)).pipe(Effect.map(present)))
+      .handle("remove", ({ path }) => domain(spaces.delete(path.spaceId)))
+      .handle("update", ({ path, payload }) => domain(spaces.update(path.spaceId, payload)).pipe(Effect.map(present)))
+      .handle("duplicate", ({ path }) => domain(spaces.duplicate(path.spaceId)).pipe(Effect.flatMap(createdAs(present))))
+      .handle("restore", ({ path }) => domain(spaces.restore(path.spaceId)).pipe(Effect.map(present)))
+      .handle("move", ({ path, payload }) => domain(spaces.move(path.spaceId, payload)).pipe(Effect.map(present)))
+      .handle("transfer", ({ path, payload }) => domain(spaces.transfer(path.spaceId, payload)).pipe(Effect.map(present)))
+      .handle("customFields", ({ path }) => domain(fields.valuesOf(path.spaceId)).pipe(Effect.map((values) => values.map(value))))
+      .handle("setCustomFields", ({ path, payload }) => domain(fields.setValues(path.spaceId, payload.values)))
+      .handle("memberSpaces", ({ path, urlParams }) => {
+        const order = urlParams.order ?? "desc"
+        return listOf(
+          memberSpacesListKey(path.organizationId, path.userId, order),
+          urlParams,
+          (page) => spaces.memberSpaces(path.organizationId, path.userId, order, page),
+          presentMemberSpace(base)
+        )
+      })
+  }))

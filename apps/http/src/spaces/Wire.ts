@@ -1,0 +1,50 @@
+import { Collection, CollectionId, CustomField, Space } from "@octavo/domain"
+import { Schema } from "effect"
+
+// The wire shapes of collections, spaces and custom fields, fields from the domain's where they match.
+
+const Urls = Schema.Struct({ location: Schema.String, app: Schema.String })
+
+export const CollectionObject = Schema.Struct({
+  object: Schema.Literal("collection"),
+  ...Collection.pick("id", "title", "description").fields,
+  organization: Collection.fields.organizationId,
+  parent: Schema.optional(CollectionId),
+  ...Collection.pick("defaultLevel").fields,
+  urls: Urls,
+  permissions: Schema.Struct({ view: Schema.Boolean, edit: Schema.Boolean, create: Schema.Boolean, admin: Schema.Boolean })
+}).annotations({ identifier: "Collection" })
+
+export const SpaceObject = Schema.Struct({
+  object: Schema.Literal("space"),
+  ...Space.pick("id", "title", "emoji", "visibility").fields,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date,
+  deletedAt: Schema.optional(Schema.Date),
+  ...Space.pick("editMode").fields,
+  urls: Urls,
+  organization: Space.fields.organizationId,
+  parent: Schema.optional(CollectionId),
+  revision: Space.fields.revisionId,
+  ...Space.pick("defaultLevel").fields,
+  comments: Schema.Number,
+  changeRequests: Schema.Number,
+  changeRequestsOpen: Schema.Number,
+  changeRequestsDraft: Schema.Number,
+  permissions: Schema.Struct({
+    access: Schema.Boolean,
+    admin: Schema.Boolean,
+    edit: Schema.Boolean,
+    comment: Schema.Boolean,
+    merge: Schema.Boolean,
+    review: Schema.Boolean
+  })
+}).annotations({ identifier: "Space" })
+
+export const CustomFieldObject = Schema.Struct({
+  object: Schema.Literal("custom-field"),
+  ...CustomField.pick("id", "name", "type", "title", "description", "placeholder", "options").fields,
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date,
+  urls: Schema.Struct({ location: Schema.String })
+}).annotations({ identifier: "CustomField" })
