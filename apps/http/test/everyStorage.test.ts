@@ -1,6 +1,6 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/adapters-pg"
-import type { StoragePorts } from "@octavo/domain"
+import { encodeCursor, OrganizationId, organizationSearchListKey, type StoragePorts } from "@octavo/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { PageResults, SpaceResults } from "../src/search/Wire.js"
@@ -43,7 +43,7 @@ const importAndSearch = (storage: Layer.Layer<StoragePorts, unknown>) =>
     expect([firstPage, secondPage].flatMap((answer) => bodyAs(SpaceResults, answer).items.map((s) => s.title)).sort()).toEqual(["Acme", "Other"])
     // Page tokens are not signed: whatever number one holds is a position, never a server error.
     for (const forged of [1.5, 1e300, 3_000_000_000, -1]) {
-      const token = Buffer.from(JSON.stringify({ l: `organization-search:${w.organizationId}:${JSON.stringify("guide")}`, k: [forged, "x"] })).toString("base64url")
+      const token = encodeCursor(organizationSearchListKey(OrganizationId.make(w.organizationId), "guide"), [forged, "x"])
       const answer = yield* call("GET", `/v1/orgs/${w.organizationId}/search?query=guide&page=${token}`, { token: w.bob.token })
       expect([forged, answer.status]).toEqual([forged, 200])
       if (forged !== 1.5) expect([forged, answer.body.items.length]).toEqual([forged, forged < 0 ? 2 : 0])

@@ -1,0 +1,60 @@
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { call, testServer } from "./harness.js"
+
+interface Operation {
+  readonly operationId: string
+  readonly parameters?: ReadonlyArray<unknown>
+  readonly requestBody?: unknown
+  readonly security?: ReadonlyArray<unknown>
+  readonly responses: Record<string, unknown>
+}
+
+/** The served document's operations, as `METHOD /path` → operation. */
+const operations = Effect.gen(function*() {
+  const answer = yield* call("GET", "/openapi.json")
+  expect(answer.status).toBe(200)
+  // Input that does not decode is answered with the API's own 400 body, not the framework's.
+  expect(JSON.stringify(answer.body)).not.toContain("HttpApiDecodeError")
+  const paths = answer.body.paths as Record<string, Record<string, Operation>>
+  return new Map(Object.entries(paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation] as const)
+  ))
+})
+
+const errorStatuses = (operation: Operation | undefined) =>
+  Object.keys(operation?.responses ?? {}).filter((status) => Number(status) >= 400).sort()
+
+describe("the served OpenAPI document", () => {
+  it.effect("lists on each operation exactly the errors it can answer", () =>
+    Effect.gen(function*() {
+      const all = yield* operations
+      // No input, no role: only the token can be wrong.
+      expect(errorStatuses(all.get("GET /v1/user"))).toEqual(["401", "413", "500"])
+      expect(errorStatuses(all.get("GET /healthz"))).toEqual(["413", "500"])
+      expect(errorStatuses(all.get("DELETE /v1/spaces/{spaceId}"))).toEqual(["400", "401", "403", "404", "413", "500"])
+      expect(errorStatuses(all.get("GET /v1/spaces/{spaceId}"))).toEqual(["400", "401", "404", "413", "500"])
+      expect(errorStatuses(all.get("POST /v1/orgs"))).toEqual(["400", "401", "409", "413", "500"])
+      expect(errorStatuses(all.get("POST /v1/orgs/{organizationId}/invites/{inviteId}"))).toEqual(["400", "401", "404", "409", "412", "413", "500"])
+      expect(errorStatuses(all.get("POST /v1/spaces/{spaceId}/restore"))).toEqual(["400", "401", "403", "404", "409", "412", "413", "500"])
+    }).pipe(Effect.provide(testServer(MemoryStorage)), Effect.scoped))
+
+  it.effect("declares 400 where input is decoded and 401 where a token is required, on every operation", () =>
+    Effect.gen(function*() {
+      const all = yield* operations
+      expect(all.size).toBeGreaterThan(90)
+      for (const [name, operation] of all) {
+        const statuses = errorStatuses(operation)
+        const decodesInput = (operation.parameters ?? []).length > 0 || operation.requestBody !== undefined
+        const authenticated = (operation.security ?? []).length > 0
+        expect([name, statuses.includes("400")]).toEqual([name, decodesInput])
+        expect([name, statuses.includes("401")]).toEqual([name, authenticated])
+        // Every error answer has the API's one error body.
+        for (const status of statuses) {
+          const schema = JSON.stringify(operation.responses[status])
+          expect([name, status, schema.includes(`#/components/schemas/Error${status}`)]).toEqual([name, status, true])
+        }
+      }
+    }).pipe(Effect.provide(testServer(MemoryStorage)), Effect.scoped))
+})
