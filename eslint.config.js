@@ -1,0 +1,120 @@
+// ESLint for the whole workspace: typescript-eslint's recommended rules (syntactic, no type information, so the run stays
+// fast) and the architecture of STYLE.md, held by eslint-plugin-boundaries. Formatting is dprint's job (dprint.json).
+import js from "@eslint/js"
+import boundaries from "eslint-plugin-boundaries"
+import { defineConfig } from "eslint/config"
+import tseslint from "typescript-eslint"
+
+// The domain's contexts in their fixed order: a file in packages/domain/src/<context>/ may import its own context and the
+// contexts before it, never one after it. A new context is one more name at the end of this list.
+export const DOMAIN_CONTEXTS = ["shared", "identity", "organizations", "spaces", "content", "search", "imports"]
+
+// The only libraries the domain's sources may import: the domain knows no HTTP, no SQL and no Node.
+const DOMAIN_LIBRARIES = ["effect", "@octavo/markdown", "parse5"]
+// What the domain's tests may use besides (and Node's own modules).
+const TEST_LIBRARIES = ["@effect/vitest", "vitest", "fast-check"]
+
+const element = (type) => ({ element: { type } })
+const library = (source) => ({ module: { origin: "external", source } })
+const anyLibrary = { module: { origin: "external" } }
+const nodeBuiltin = { module: { origin: "core" } }
+const domain = [element("domain"), element("domain-context")]
+const adapters = [element("adapter"), element("adapter-test")]
+const sameAdapter = (type) => ({ element: { type, captured: { adapter: "{{ from.element.captured.adapter }}" } } })
+const compositionRoot = { element: { type: "app" }, file: { categories: "composition-root" } }
+
+// From context N, contexts 0..N.
+const contextOrder = DOMAIN_CONTEXTS.map((context, index) => ({
+  from: { element: { type: "domain-context", captured: { context } } },
+  allow: { to: { element: { type: "domain-context", captured: { context: DOMAIN_CONTEXTS.slice(0, index + 1) } } } }
+}))
+
+// Read in order; the last policy that matches a dependency decides, and one that none matches is an error.
+const policies = [
+  // A relative import that resolves to no file is tsc's to report, not this rule's.
+  { allow: { to: { module: { origin: "local" }, file: { path: null } } } },
+
+  // packages/domain
+  ...contextOrder,
+  { from: element("domain-context"), allow: { to: [element("markdown"), ...DOMAIN_LIBRARIES.map(library)] } },
+  // The files directly under packages/domain/src compose the contexts: they may import anything in the domain.
+  { from: element("domain"), allow: { to: [...domain, element("markdown"), ...DOMAIN_LIBRARIES.map(library)] } },
+  {
+    from: element("domain-test"),
+    allow: {
+      to: [...domain, element("domain-test"), element("markdown"), nodeBuiltin, ...[...DOMAIN_LIBRARIES, ...TEST_LIBRARIES].map(library)]
+    }
+  },
+  {
+    from: { element: { type: "domain-context", captured: { context: `!{${DOMAIN_CONTEXTS.join(",")}}` } } },
+    disallow: { to: { module: { origin: "*" } } },
+    message:
+      "packages/domain/src/{{ from.element.captured.context }}/ is not in DOMAIN_CONTEXTS of eslint.config.js: give it its place in the order"
+  },
+
+  // packages/adapters-*: the domain and their own libraries; never the app nor another adapter.
+  { from: adapters, allow: { to: [...domain, sameAdapter("adapter"), sameAdapter("adapter-test"), nodeBuiltin, anyLibrary] } },
+  { from: element("adapter-test"), allow: { to: element("domain-test") } },
+
+  // apps/http: the domain and any library; only the composition root, the tests and the benchmarks reach the adapters.
+  { from: element("app"), allow: { to: [...domain, element("app"), nodeBuiltin, anyLibrary] } },
+  {
+    from: element("app-test"),
+    allow: { to: [...domain, element("domain-test"), ...adapters, element("app"), element("app-test"), nodeBuiltin, anyLibrary] }
+  },
+
+  // The same boundaries by package name, should a workspace package ever be left unresolved (and so taken for a library).
+  {
+    from: [...domain, element("domain-test")],
+    disallow: { to: library(["@effect/platform*", "@effect/sql*", "@octavo/adapters-*", "@octavo/http"]) }
+  },
+  { from: adapters, disallow: { to: library("@octavo/http") } },
+  { from: element("app"), disallow: { to: library("@octavo/adapters-*") } },
+  // Last, so that it wins over the rule above.
+  { from: compositionRoot, allow: { to: [element("adapter"), library("@octavo/adapters-*")] } }
+]
+
+export default defineConfig(
+  {
+    ignores: ["**/node_modules/", "**/dist/", "**/coverage/", "**/*.d.ts", "**/.octavo/"]
+  },
+  {
+    files: ["**/*.{ts,mts,cts,js,mjs,cjs}"],
+    extends: [js.configs.recommended, tseslint.configs.recommended],
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    rules: {
+      // `_`-prefixed bindings are unused on purpose, as tsc's noUnusedLocals and noUnusedParameters already accept.
+      "@typescript-eslint/no-unused-vars": ["error", {
+        argsIgnorePattern: "^_",
+        varsIgnorePattern: "^_",
+        destructuredArrayIgnorePattern: "^_",
+        caughtErrorsIgnorePattern: "^_"
+      }]
+    }
+  },
+  {
+    files: ["packages/*/{src,test}/**/*.ts", "apps/*/{src,test,bench}/**/*.ts"],
+    plugins: { boundaries },
+    settings: {
+      // "source" first: workspace packages resolve to their TypeScript sources, as in vitest, whether dist/ is built or not.
+      "import/resolver": { typescript: { conditionNames: ["source", "types", "import", "node", "default"] } },
+      // Re-exports and import() cross a boundary as much as an import does.
+      "boundaries/dependency-nodes": ["import", "export", "dynamic-import"],
+      "boundaries/elements": [
+        { type: "domain-context", pattern: "packages/domain/src/*", capture: ["context"], partialMatch: false },
+        { type: "domain", pattern: "packages/domain/src", partialMatch: false },
+        { type: "domain-test", pattern: "packages/domain/test", partialMatch: false },
+        { type: "markdown", pattern: "packages/markdown/src", partialMatch: false },
+        { type: "adapter", pattern: "packages/adapters-*/src", capture: ["adapter"], partialMatch: false },
+        { type: "adapter-test", pattern: "packages/adapters-*/test", capture: ["adapter"], partialMatch: false },
+        { type: "app", pattern: "apps/http/src", partialMatch: false },
+        { type: "app-test", pattern: "apps/http/{test,bench}", partialMatch: false }
+      ],
+      // The composition root: the files of apps/http/src that choose and build the storage adapters.
+      "boundaries/files": [{ category: "composition-root", pattern: "apps/http/src/{Storage,main}.ts" }]
+    },
+    rules: {
+      "boundaries/dependencies": ["error", { default: "disallow", checkAllOrigins: true, checkUnknownLocals: true, policies }]
+    }
+  }
+)
