@@ -6,6 +6,7 @@ import { Teams } from "./TeamService.js"
 
 export * from "./Access.js"
 export * from "./InviteService.js"
+export * from "./Lists.js"
 export * from "./MemberService.js"
 export * from "./Organization.js"
 export * from "./OrganizationService.js"

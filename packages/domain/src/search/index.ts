@@ -2,6 +2,7 @@ import { SearchIndexer } from "./Indexing.js"
 import { Search } from "./SearchService.js"
 
 export * from "./Indexing.js"
+export * from "./Lists.js"
 export * from "./Ports.js"
 export * from "./Rank.js"
 export * from "./SearchService.js"
