@@ -1,25 +1,9 @@
-export { BlobStoreLive } from "./BlobStore.js"
-export { ChangeRequestRepositoryLive } from "./ChangeRequestRepository.js"
-export { CollectionRepositoryLive } from "./CollectionRepository.js"
-export { CustomFieldRepositoryLive } from "./CustomFieldRepository.js"
-export { InviteRepositoryLive } from "./InviteRepository.js"
-export { MemberRepositoryLive } from "./MemberRepository.js"
-export { type Migration, migrate, migrations } from "./Migrations.js"
-export { OrganizationRepositoryLive } from "./OrganizationRepository.js"
-export { makePgliteClient, PgliteClient, type PgliteOptions } from "./Pglite.js"
-export { PgServerClient, PgServerClientInFreshSchema, withSearchPath } from "./PgServer.js"
+// One layer per context, in the order of the contexts, then their composition.
+export * from "./shared/index.js"
+export * from "./identity/index.js"
+export * from "./organizations/index.js"
+export * from "./spaces/index.js"
+export * from "./content/index.js"
+export * from "./search/index.js"
+export { migrate, migrations } from "./Migrations.js"
 export { MigrationsLive, PgStorage } from "./PgStorage.js"
-export {
-  makeRevisionContentRepositoryLive,
-  RevisionContentRepositoryLive,
-  SNAPSHOT_INTERVAL
-} from "./RevisionContentRepository.js"
-export { RevisionRepositoryLive } from "./RevisionRepository.js"
-export { SearchIndexLive } from "./SearchIndex.js"
-export { SiblingRepositoryLive } from "./SiblingRepository.js"
-export { SpaceRepositoryLive } from "./SpaceRepository.js"
-export { TeamRepositoryLive } from "./TeamRepository.js"
-export { TokenRepositoryLive } from "./TokenRepository.js"
-export { UnitOfWorkLive } from "./UnitOfWork.js"
-export { UserRepositoryLive } from "./UserRepository.js"
-export { DiskBlobStore } from "./DiskBlobStore.js"

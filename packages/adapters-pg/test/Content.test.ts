@@ -14,7 +14,7 @@ import {
 } from "@octavo/domain"
 import { Effect, Either, Layer, Option } from "effect"
 import { MigrationsLive, PgStorage } from "../src/PgStorage.js"
-import { makeRevisionContentRepositoryLive, SNAPSHOT_INTERVAL } from "../src/RevisionContentRepository.js"
+import { makeRevisionContentRepositoryLive, SNAPSHOT_INTERVAL } from "../src/content/index.js"
 import * as F from "./fixtures.js"
 import { sqlClients } from "./helpers.js"
 

@@ -2,8 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { migrate, migrations } from "../src/Migrations.js"
-import { PgliteClient } from "../src/Pglite.js"
-import { PgServerClient, PgServerClientInFreshSchema } from "../src/PgServer.js"
+import { PgliteClient, PgServerClient, PgServerClientInFreshSchema } from "../src/shared/index.js"
 import { serverUrl } from "./helpers.js"
 
 const appliedMigrations = Effect.flatMap(SqlClient.SqlClient, (sql) =>

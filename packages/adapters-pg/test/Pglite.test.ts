@@ -4,7 +4,7 @@ import { Deferred, Effect, Exit, Fiber } from "effect"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { PgliteClient } from "../src/Pglite.js"
+import { PgliteClient } from "../src/shared/index.js"
 
 const count = (sql: SqlClient.SqlClient, table: "counter" | "items") =>
   Effect.map(sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}`, (rows) => rows[0]?.n)

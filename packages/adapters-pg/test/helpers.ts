@@ -2,8 +2,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { type Keyset, type Page, type PageRequest, type StoragePorts } from "@octavo/domain"
 import { Effect, Layer, Option } from "effect"
-import { PgliteClient } from "../src/Pglite.js"
-import { PgServerClientInFreshSchema } from "../src/PgServer.js"
+import { PgliteClient, PgServerClientInFreshSchema } from "../src/shared/index.js"
 import { PgStorage } from "../src/PgStorage.js"
 
 /** The Postgres server to test against; the tests for it register only when it is set. */

@@ -1,4 +1,4 @@
-import type { Migration } from "../Migrations.js"
+import type { Migration } from "../../shared/Migrations.js"
 
 // Which revision of each space its search documents follow. A space missing here, or whose
 // active revision is another, is reindexed by the job that runs at start.

@@ -1,4 +1,4 @@
-import type { Migration } from "../Migrations.js"
+import type { Migration } from "../../shared/Migrations.js"
 
 // Ids compare with COLLATE "C" so that keyset order is JavaScript's order of strings.
 // Every *_at column holds epoch milliseconds, the domain's keyset values, so pages compare exactly.

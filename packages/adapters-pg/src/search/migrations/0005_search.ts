@@ -1,4 +1,4 @@
-import type { Migration } from "../Migrations.js"
+import type { Migration } from "../../shared/Migrations.js"
 
 // The search index: one document per page of a space's active revision. Lexemes arrive already
 // normalized by the domain, so they are stored as given (array_to_tsvector), never re-parsed;

@@ -1,4 +1,4 @@
-import type { Migration } from "../Migrations.js"
+import type { Migration } from "../../shared/Migrations.js"
 
 // A revision stores only its delta: the pages and files it upserts, and NULL for those it deletes.
 // Its content is its own entries over its parent's, down the chain to the nearest snapshot (a revision

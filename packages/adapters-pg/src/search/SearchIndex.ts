@@ -3,70 +3,64 @@ import {
   MAX_TERMS,
   type Page,
   type PageHit,
-  type PageId,
   pageKeyOf,
-  type RevisionId,
   type SearchDocument,
   SearchIndex,
   type SearchTerm,
-  type Section,
-  type SpaceHit,
-  type SpaceId
+  type SpaceHit
 } from "@octavo/domain"
-import { Array as Arr, Effect, Layer, Option } from "effect"
-import { afterKeyset, selectPage } from "./Sql.js"
+import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import { findAll, findOne, Jsonb, rowOf } from "../shared/Rows.js"
+import { afterKeyset, selectPage } from "../shared/Sql.js"
 
 // Rows per INSERT: seven parameters each, far below Postgres's 65,535.
 const INSERT_CHUNK = 500
 
-interface DocumentRow {
-  readonly space_id: SpaceId
-  readonly page_id: PageId
-  readonly title: string
-  readonly path: string
-  readonly sections: ReadonlyArray<Section>
-  readonly title_lexemes: ReadonlyArray<string>
-  readonly lexemes: ReadonlyArray<string>
-}
+// The index keeps whatever ids it is given: they are branded here, not checked again.
+const SpaceId = Schema.String.pipe(Schema.brand("SpaceId"))
+type SpaceId = typeof SpaceId.Type
+const PageId = Schema.String.pipe(Schema.brand("PageId"))
+const RevisionId = Schema.String.pipe(Schema.brand("RevisionId"))
 
-interface PageHitRow extends DocumentRow {
-  readonly matched: number
-  readonly title_matched: number
-}
+/** A part of a page, as the domain's `Section` (an interface) holds it. */
+const Section = Schema.Struct({ id: Schema.String, title: Schema.String, anchor: Schema.String, body: Schema.String })
+const Sections = Schema.Array(Section)
+const encodeSections = Schema.encodeSync(Jsonb(Sections))
 
-/** A row of `spaces`: the total, then one row per page shown (nulls when no space is). */
-interface SpaceRow {
-  readonly total: number
-  readonly space_id: SpaceId | null
-  readonly rank: number | null
-  readonly page_id: PageId | null
-  readonly title: string
-  readonly path: string
-  readonly sections: ReadonlyArray<Section>
-  readonly title_lexemes: ReadonlyArray<string>
-  readonly lexemes: ReadonlyArray<string>
-  readonly matched: number
-  readonly title_matched: number
-}
+/** The domain's `SearchDocument` (an interface) as a schema, so that its row derives like an entity's. */
+const SearchDocument = Schema.Struct({
+  spaceId: SpaceId,
+  pageId: PageId,
+  title: Schema.String,
+  path: Schema.String,
+  sections: Sections,
+  titleLexemes: Schema.Array(Schema.String),
+  lexemes: Schema.Array(Schema.String)
+}) satisfies Schema.Schema<SearchDocument, any>
 
-/** A section's own fields, whatever else the object carries. */
-const sectionOf = (s: Section): Section => ({ id: s.id, title: s.title, anchor: s.anchor, body: s.body })
+const PageHit = Schema.Struct({ document: SearchDocument, matched: Schema.Number, titleMatched: Schema.Number })
 
 // Lexemes come back as the tsvector keeps them: distinct and sorted, not in the order given.
-const toDocument = (row: DocumentRow): SearchDocument => ({
-  spaceId: row.space_id,
-  pageId: row.page_id,
-  title: row.title,
-  path: row.path,
-  sections: row.sections.map(sectionOf),
-  titleLexemes: row.title_lexemes,
-  lexemes: row.lexemes
-})
+/** A matching document's row: its columns, with the terms it matched (`matching`). */
+const PageHitRow = Schema.transform(
+  rowOf(Schema.Struct({ ...SearchDocument.fields, matched: Schema.Number, titleMatched: Schema.Number }), {
+    sections: Jsonb(Sections)
+  }),
+  Schema.typeSchema(PageHit),
+  {
+    strict: true,
+    decode: ({ matched, titleMatched, ...document }) => ({ document, matched, titleMatched }),
+    encode: ({ document, matched, titleMatched }) => ({ ...document, matched, titleMatched })
+  }
+) satisfies Schema.Schema<PageHit, any>
+const decodePageHit = Schema.decodeUnknown(PageHitRow)
 
-const toPageHit = (row: PageHitRow): PageHit => ({
-  document: toDocument(row),
-  matched: row.matched,
-  titleMatched: row.title_matched
+/** A row of `spaces`: the total, then one row per page shown (nulls when no space is), with its PageHitRow. */
+const SpaceRow = Schema.Struct({
+  total: Schema.Number,
+  space_id: Schema.NullOr(SpaceId),
+  rank: Schema.NullOr(Schema.Number),
+  page_id: Schema.NullOr(PageId)
 })
 
 /** A term as tsquery text: the lexeme quoted, `:*` for a prefix. Lexemes hold no quote; doubling one keeps it literal. */
@@ -104,6 +98,16 @@ export const SearchIndexLive = Layer.effect(
       }
     }
 
+    const indexedRevision = findOne(
+      SpaceId,
+      Schema.Struct({ revision_id: RevisionId }),
+      (spaceId) => sql`SELECT revision_id FROM search_spaces WHERE space_id = ${spaceId}`
+    )
+    const staleSpaces = findAll(Schema.Number, Schema.Struct({ id: SpaceId }), (limit) =>
+      sql`SELECT s.id FROM spaces s LEFT JOIN search_spaces x ON x.space_id = s.id
+        WHERE s.deleted_at IS NULL AND (x.revision_id IS NULL OR x.revision_id <> s.revision_id)
+        ORDER BY s.id LIMIT ${limit}`)
+
     // pageKeyOf: the rank as three digits, a space, the path; "C" so that it sorts as JavaScript's `<`.
     const pageKey = sql`CROSS JOIN LATERAL (SELECT (lpad(r.rank::text, 3, '0') || ' ' || d.path) COLLATE "C" AS page_key) k`
 
@@ -119,25 +123,18 @@ export const SearchIndexLive = Layer.effect(
               VALUES ${
               sql.csv(chunk.map((d) =>
                 sql`(${spaceId}, ${d.pageId}, ${d.title}, ${d.path},
-                  ${JSON.stringify(d.sections.map(sectionOf))}::jsonb,
+                  ${encodeSections(d.sections)}::jsonb,
                   array_to_tsvector(${d.titleLexemes}::text[]), array_to_tsvector(${d.lexemes}::text[]))`
               ))
             }
               ON CONFLICT (space_id, page_id) DO UPDATE SET title = excluded.title, path = excluded.path,
                 sections = excluded.sections, title_lexemes = excluded.title_lexemes, lexemes = excluded.lexemes`, { discard: true })
         })).pipe(Effect.orDie),
-      indexedRevision: (spaceId) =>
-        sql<{ readonly revision_id: RevisionId }>`SELECT revision_id FROM search_spaces WHERE space_id = ${spaceId}`.pipe(
-          Effect.map((rows) => Option.fromNullable(rows[0]?.revision_id)),
-          Effect.orDie
-        ),
+      indexedRevision: (spaceId) => Effect.map(indexedRevision(spaceId), Option.map((row) => row.revision_id)),
       markIndexed: (spaceId, revisionId) =>
         sql`INSERT INTO search_spaces (space_id, revision_id) VALUES (${spaceId}, ${revisionId})
           ON CONFLICT (space_id) DO UPDATE SET revision_id = excluded.revision_id`.pipe(Effect.asVoid, Effect.orDie),
-      staleSpaces: (limit) =>
-        sql<{ readonly id: SpaceId }>`SELECT s.id FROM spaces s LEFT JOIN search_spaces x ON x.space_id = s.id
-          WHERE s.deleted_at IS NULL AND (x.revision_id IS NULL OR x.revision_id <> s.revision_id)
-          ORDER BY s.id LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map((row) => row.id)), Effect.orDie),
+      staleSpaces: (limit) => Effect.map(staleSpaces(limit), (rows) => rows.map((row) => row.id)),
       removeSpace: (spaceId) =>
         sql.withTransaction(Effect.all([
           sql`DELETE FROM search_documents WHERE space_id = ${spaceId}`,
@@ -155,7 +152,7 @@ export const SearchIndexLive = Layer.effect(
           keyset: { value: "k.page_key", id: "d.page_id", orderKey: true },
           order: "asc",
           page,
-          toItem: toPageHit,
+          row: PageHitRow,
           keysetOf: (hit) => [pageKeyOf(hit), hit.document.pageId]
         })
       },
@@ -166,7 +163,7 @@ export const SearchIndexLive = Layer.effect(
         const after = afterKeyset(sql, { value: "s.rank", id: "s.space_id" }, "asc", page.after)
         // One pass over the matching documents: each is ranked once, on the narrow columns; spaces
         // take their best rank and are counted and paged; only the pages shown are read whole.
-        return sql<SpaceRow>`WITH ranked AS (
+        return sql`WITH ranked AS (
             SELECT d.space_id, d.page_id, m.matched, m.title_matched, r.rank, k.page_key,
               row_number() OVER (PARTITION BY d.space_id ORDER BY k.page_key, d.page_id) AS n
             ${from} ${pageKey} WHERE ${sql.and(where)}),
@@ -180,25 +177,30 @@ export const SearchIndexLive = Layer.effect(
             LEFT JOIN ranked ON ranked.space_id = shown.space_id AND ranked.n <= ${perSpace}
             LEFT JOIN search_documents doc ON doc.space_id = ranked.space_id AND doc.page_id = ranked.page_id
           ORDER BY shown.rank, shown.space_id, ranked.page_key, ranked.page_id`.pipe(
-          Effect.map((rows) => {
-            const hits: Array<{ readonly spaceId: SpaceId; readonly rank: number; readonly pages: Array<PageHit> }> = []
-            for (const row of rows) {
-              if (row.space_id === null || row.rank === null) continue
-              let hit = hits[hits.length - 1]
-              if (hit?.spaceId !== row.space_id) {
-                hit = { spaceId: row.space_id, rank: row.rank, pages: [] }
-                hits.push(hit)
+          Effect.flatMap((rows) =>
+            Effect.gen(function*() {
+              const hits: Array<{ readonly spaceId: SpaceId; readonly rank: number; readonly pages: Array<PageHit> }> = []
+              let total = 0
+              for (const found of rows) {
+                const row = yield* Schema.decodeUnknown(SpaceRow)(found)
+                total = row.total
+                if (row.space_id === null || row.rank === null) continue
+                let hit = hits[hits.length - 1]
+                if (hit?.spaceId !== row.space_id) {
+                  hit = { spaceId: row.space_id, rank: row.rank, pages: [] }
+                  hits.push(hit)
+                }
+                if (row.page_id !== null) hit.pages.push(yield* decodePageHit(found))
               }
-              if (row.page_id !== null) hit.pages.push(toPageHit({ ...row, space_id: row.space_id } as PageHitRow))
-            }
-            const items = hits.slice(0, page.limit)
-            const last = items[items.length - 1]
-            return {
-              items,
-              count: rows[0]?.total ?? 0,
-              next: hits.length > page.limit && last !== undefined ? Option.some([last.rank, last.spaceId] as const) : Option.none()
-            } satisfies Page<SpaceHit>
-          }),
+              const items = hits.slice(0, page.limit)
+              const last = items[items.length - 1]
+              return {
+                items,
+                count: total,
+                next: hits.length > page.limit && last !== undefined ? Option.some([last.rank, last.spaceId] as const) : Option.none()
+              } satisfies Page<SpaceHit>
+            })
+          ),
           Effect.orDie
         )
       }

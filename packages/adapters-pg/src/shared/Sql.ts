@@ -5,19 +5,10 @@ import {
   type Conflict,
   type Keyset,
   type Order,
-  type OrganizationId,
   type Page,
-  type PageRequest,
-  type ParentFilter
+  type PageRequest
 } from "@octavo/domain"
-import { Effect, Option } from "effect"
-
-/** An epoch-milliseconds column: node-postgres reads bigint as a string, PGlite as a number. */
-export type Millis = string | number | bigint
-
-export const toDate = (ms: Millis): Date => new Date(Number(ms))
-
-export const toOptionalDate = (ms: Millis | null): Date | undefined => ms === null ? undefined : toDate(ms)
+import { Effect, Option, Schema } from "effect"
 
 /** The constraint a unique violation (SQLSTATE 23505) names, "" when unnamed; undefined for any other error. */
 const uniqueViolation = (error: SqlError): string | undefined => {
@@ -83,7 +74,7 @@ export const afterKeyset = (
   return sql`(${valueColumn}, ${sql.literal(columns.id)}) ${operator} (${bound}, ${id})`
 }
 
-export interface PageQuery<Row extends object, A> {
+export interface PageQuery<A> {
   /** The select list. */
   readonly select: Fragment
   /** FROM and JOINs. */
@@ -94,7 +85,8 @@ export interface PageQuery<Row extends object, A> {
   readonly keyset: KeysetColumns
   readonly order: Order
   readonly page: PageRequest
-  readonly toItem: (row: Row) => A
+  /** How a row of the select list decodes into an item. */
+  readonly row: Schema.Schema<A, any>
   readonly keysetOf: (item: A) => Keyset
 }
 
@@ -102,12 +94,9 @@ export interface PageQuery<Row extends object, A> {
  * One page of a keyset-ordered list, as `pageInMemory` defines it: one row more than the limit
  * tells whether another page follows; a second query counts every match.
  */
-export const selectPage = <Row extends object, A>(
-  sql: SqlClient.SqlClient,
-  query: PageQuery<Row, A>
-): Effect.Effect<Page<A>> => {
+export const selectPage = <A>(sql: SqlClient.SqlClient, query: PageQuery<A>): Effect.Effect<Page<A>> => {
   const direction = sql.literal(query.order === "asc" ? "ASC" : "DESC")
-  const rows = sql<Row>`SELECT ${query.select} ${query.from}
+  const rows = sql`SELECT ${query.select} ${query.from}
     WHERE ${sql.and([...query.where, afterKeyset(sql, query.keyset, query.order, query.page.after)])}
     ORDER BY ${sql.literal(query.keyset.value)} ${direction}, ${sql.literal(query.keyset.id)} ${direction}
     LIMIT ${query.page.limit + 1}`
@@ -116,7 +105,7 @@ export const selectPage = <Row extends object, A>(
   return Effect.gen(function*() {
     const found = yield* rows
     const [counted] = yield* count
-    const items = found.slice(0, query.page.limit).map(query.toItem)
+    const items = yield* Schema.decodeUnknown(Schema.Array(query.row))(found.slice(0, query.page.limit))
     const last = items[items.length - 1]
     return {
       items,
@@ -129,41 +118,3 @@ export const selectPage = <Row extends object, A>(
 /** A case-insensitive substring match, without LIKE's wildcards. */
 export const containsIgnoringCase = (sql: SqlClient.SqlClient, column: string, search: string): Fragment =>
   sql`strpos(lower(${sql.literal(column)}), lower(${search}::text)) > 0`
-
-/** What a tree item (collection or space) has that its lists filter and order by. */
-interface TreeItem {
-  readonly id: string
-  readonly position: string
-  readonly createdAt: Date
-}
-
-/**
- * The filters and keyset of a list of tree items by ParentFilter, over a table aliased `alias`
- * with organization_id, parent_id, position, created_at and id columns.
- */
-export const treeListing = (
-  sql: SqlClient.SqlClient,
-  alias: string,
-  organizationId: OrganizationId,
-  filter: ParentFilter
-): Pick<PageQuery<object, TreeItem>, "where" | "keyset" | "keysetOf" | "order"> => {
-  const column = (name: string) => sql.literal(`${alias}.${name}`)
-  const inOrganization = sql`${column("organization_id")} = ${organizationId}`
-  if (filter._tag === "all") {
-    return {
-      where: [inOrganization],
-      keyset: { value: `${alias}.created_at`, id: `${alias}.id` },
-      keysetOf: (item) => [item.createdAt.getTime(), item.id],
-      order: filter.order ?? "asc"
-    }
-  }
-  return {
-    where: [
-      inOrganization,
-      filter.parentId === null ? sql`${column("parent_id")} IS NULL` : sql`${column("parent_id")} = ${filter.parentId}`
-    ],
-    keyset: { value: `${alias}.position`, id: `${alias}.id`, orderKey: true },
-    keysetOf: (item) => [item.position, item.id],
-    order: "asc"
-  }
-}

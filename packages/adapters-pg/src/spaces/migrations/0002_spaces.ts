@@ -1,4 +1,4 @@
-import type { Migration } from "../Migrations.js"
+import type { Migration } from "../../shared/Migrations.js"
 
 // Positions are order keys that compare with COLLATE "C", JavaScript's order of ASCII strings.
 // parent_id, revision_id and revisions.space_id have no foreign keys: a unit of work writes a space,

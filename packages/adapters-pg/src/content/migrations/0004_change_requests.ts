@@ -1,4 +1,4 @@
-import type { Migration } from "../Migrations.js"
+import type { Migration } from "../../shared/Migrations.js"
 
 // Change requests of a space, numbered 1, 2, 3… within it (unique per space).
 export const migration: Migration = {

@@ -1,0 +1,176 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { Fragment } from "@effect/sql/Statement"
+import {
+  ContentPage,
+  File,
+  PageId,
+  type RevisionContent,
+  RevisionContentRepository,
+  RevisionId
+} from "@octavo/domain"
+import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
+import { documentOf, findAll, findOne } from "../shared/Rows.js"
+
+/**
+ * How many revisions a chain of deltas may hold before a revision is stored in full. Each revision
+ * stores only its delta (k rows), except that every SNAPSHOT_INTERVAL-th revision since the last
+ * snapshot copies the whole content (N rows): k + N / SNAPSHOT_INTERVAL rows per revision amortized,
+ * e.g. 1 + 5 for one changed page of a 5,000-page space. In exchange a load reads at most
+ * SNAPSHOT_INTERVAL revisions' entries: N + (SNAPSHOT_INTERVAL - 1) * k rows.
+ */
+export const SNAPSHOT_INTERVAL = 1000
+
+/** Rows per INSERT, well below Postgres's 65,535 parameters per statement. */
+const INSERT_CHUNK = 1_000
+
+/** A page as its jsonb document holds it: dates in epoch milliseconds, absent fields left out. */
+const StoredPage = documentOf(ContentPage)
+const StoredFile = documentOf(File)
+const encodePage = Schema.encodeSync(StoredPage)
+const encodeFile = Schema.encodeSync(StoredFile)
+
+/** The entries of a revision's content, one a row, as the queries below select them. */
+const PageEntry = Schema.Struct({ entry: StoredPage })
+const FileEntry = Schema.Struct({ entry: StoredFile })
+/** The nearest revision's entry for one page: NULL when that revision deletes it. */
+const NearestPage = Schema.Struct({ entry: Schema.OptionFromNullOr(StoredPage) })
+
+/** Where one kind of entry (pages or files) is stored. */
+interface EntryTable {
+  /** e.g. "revision_pages" */
+  readonly table: string
+  /** e.g. "page_id" */
+  readonly id: string
+  /** e.g. "page" */
+  readonly value: string
+}
+
+const pagesTable: EntryTable = { table: "revision_pages", id: "page_id", value: "page" }
+const filesTable: EntryTable = { table: "revision_files", id: "file_id", value: "file" }
+
+/**
+ * A delta's entries by id, NULL for a deletion. Applied in the domain's order: upserts, then
+ * deletions, so an entry both upserted and deleted is deleted, and of two upserts the last wins.
+ */
+const entriesOf = <Id extends string, A, Stored>(
+  upserted: ReadonlyArray<A>,
+  deleted: ReadonlyArray<Id>,
+  idOf: (a: A) => Id,
+  store: (a: A) => Stored
+): ReadonlyMap<Id, Stored | null> => {
+  const entries = new Map<Id, Stored | null>()
+  for (const a of upserted) entries.set(idOf(a), store(a))
+  for (const id of deleted) entries.set(id, null)
+  return entries
+}
+
+/** The Layer, with the snapshot interval as a parameter so that tests can exercise short chains. */
+export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
+  Layer.effect(
+    RevisionContentRepository,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+
+      /**
+       * `chain`: the revision and its ancestors down to the nearest snapshot or root, `step` 0 for the
+       * revision itself; empty for a revision with no stored content.
+       */
+      const withChain = (revisionId: string): Fragment =>
+        sql`WITH RECURSIVE chain (revision_id, parent_id, is_snapshot, step) AS (
+            SELECT revision_id, parent_id, is_snapshot, 0 FROM revision_contents WHERE revision_id = ${revisionId}
+            UNION ALL
+            SELECT c.revision_id, c.parent_id, c.is_snapshot, chain.step + 1
+            FROM chain JOIN revision_contents c ON c.revision_id = chain.parent_id
+            WHERE NOT chain.is_snapshot
+          )`
+
+      /** Per id, the entry of the nearest revision of the chain; deleted entries included (NULL). */
+      const latestEntries = (entries: EntryTable): Fragment =>
+        sql`SELECT DISTINCT ON (e.${sql.literal(entries.id)}) e.${sql.literal(entries.id)} AS id,
+            e.${sql.literal(entries.value)} AS entry
+          FROM chain JOIN ${sql.literal(entries.table)} e ON e.revision_id = chain.revision_id
+          ORDER BY e.${sql.literal(entries.id)}, chain.step`
+
+      /** "table (revision_id, id column, value column)" */
+      const into = (entries: EntryTable): Fragment =>
+        sql.literal(`${entries.table} (revision_id, ${entries.id}, ${entries.value})`)
+
+      const loadEntries = <A, I>(entries: EntryTable, Entry: Schema.Schema<A, I>) =>
+        findAll(RevisionId, Entry, (revisionId) =>
+          sql`${withChain(revisionId)}
+            SELECT entry FROM (${latestEntries(entries)}) latest WHERE entry IS NOT NULL`)
+      const loadPages = loadEntries(pagesTable, PageEntry)
+      const loadFiles = loadEntries(filesTable, FileEntry)
+      const loadPage = findOne(Schema.Tuple(RevisionId, PageId), NearestPage, ([revisionId, pageId]) =>
+        sql`${withChain(revisionId)}
+          SELECT p.page AS entry FROM chain
+          JOIN revision_pages p ON p.revision_id = chain.revision_id AND p.page_id = ${pageId}
+          ORDER BY chain.step LIMIT 1`)
+      const parentDepth = findOne(
+        RevisionId,
+        Schema.Struct({ depth: Schema.Number }),
+        (parentId) => sql`SELECT depth FROM revision_contents WHERE revision_id = ${parentId}`
+      )
+
+      const insertEntries = <Id extends string, Stored>(
+        revisionId: RevisionId,
+        entries: EntryTable,
+        rows: ReadonlyArray<readonly [Id, Stored | null]>
+      ) =>
+        Effect.forEach(Arr.chunksOf(rows, INSERT_CHUNK), (chunk) =>
+          sql`INSERT INTO ${into(entries)} VALUES ${
+            sql.csv(chunk.map(([id, entry]) =>
+              sql`(${revisionId}, ${id}, ${entry === null ? null : JSON.stringify(entry)}::jsonb)`
+            ))
+          }`, { discard: true })
+
+      /** A snapshot's copy of its parent's live entries, but for those its delta changes. */
+      const copyUnchanged = (
+        revisionId: RevisionId,
+        parentId: RevisionId,
+        entries: EntryTable,
+        changed: ReadonlyArray<string>
+      ) =>
+        sql`${withChain(parentId)}
+          INSERT INTO ${into(entries)}
+          SELECT ${revisionId}::text, id, entry FROM (${latestEntries(entries)}) latest
+          WHERE entry IS NOT NULL AND id <> ALL (${changed}::text[])`
+
+      return RevisionContentRepository.of({
+        save: (revisionId, spaceId, parentId, delta) =>
+          sql.withTransaction(Effect.gen(function*() {
+            const pages = entriesOf(delta.pages, delta.deletedPages, (p) => p.id, encodePage)
+            const files = entriesOf(delta.files, delta.deletedFiles, (f) => f.id, encodeFile)
+            // A parent with no stored content is empty: the revision starts a chain of its own.
+            const parent = parentId === null ? undefined : Option.getOrUndefined(yield* parentDepth(parentId))
+            const depth = parent === undefined ? 0 : parent.depth + 1
+            const isSnapshot = parent === undefined || depth >= snapshotInterval
+            yield* sql`INSERT INTO revision_contents (revision_id, space_id, parent_id, depth, is_snapshot)
+              VALUES (${revisionId}, ${spaceId}, ${parentId}, ${isSnapshot ? 0 : depth}, ${isSnapshot})`
+            if (isSnapshot && parent !== undefined && parentId !== null) {
+              yield* copyUnchanged(revisionId, parentId, pagesTable, [...pages.keys()])
+              yield* copyUnchanged(revisionId, parentId, filesTable, [...files.keys()])
+            }
+            // A snapshot holds no deletions: nothing below it is read.
+            const kept = <Id, Stored>(entries: ReadonlyMap<Id, Stored | null>) =>
+              Array.from(entries).filter(([, entry]) => !isSnapshot || entry !== null)
+            yield* insertEntries(revisionId, pagesTable, kept(pages))
+            yield* insertEntries(revisionId, filesTable, kept(files))
+          })).pipe(Effect.orDie),
+        load: (revisionId) =>
+          Effect.gen(function*() {
+            const pages = yield* loadPages(revisionId)
+            const files = yield* loadFiles(revisionId)
+            const content: RevisionContent = {
+              pages: new Map(pages.map(({ entry }) => [entry.id, entry] as const)),
+              files: new Map(files.map(({ entry }) => [entry.id, entry] as const))
+            }
+            return content
+          }),
+        loadPage: (revisionId, pageId) =>
+          Effect.map(loadPage([revisionId, pageId]), Option.flatMap(({ entry }) => entry))
+      })
+    })
+  )
+
+export const RevisionContentRepositoryLive = makeRevisionContentRepositoryLive(SNAPSHOT_INTERVAL)
