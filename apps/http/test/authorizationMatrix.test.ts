@@ -1,0 +1,457 @@
+import { HttpApi, type HttpClient } from "@effect/platform"
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { describe, expect, layer } from "@effect/vitest"
+import { Context, Effect, Layer, Option, SchemaAST } from "effect"
+import { OctavoApi } from "../src/Api.js"
+import { ADMIN_TOKEN, type Answer, call, testServer } from "./harness.js"
+import { buildMatrixWorld, buildPeople, type Level, levels, type MatrixWorld } from "./matrixWorld.js"
+
+// The authorization matrix (issue 11): every endpoint of OctavoApi, found by reflection, against the
+// README's "Who may do what" and "Content permissions" tables and its rules for users and tokens.
+
+/** Who may call an endpoint. */
+type Need =
+  /** No token needed: answers 200 without one. */
+  | { readonly scope: "public" }
+  /** Any valid token; no organization is involved (or, for a link invite, its id is the credential). */
+  | { readonly scope: "anyUser" }
+  /** The instance administrator only: every other user gets 403. */
+  | { readonly scope: "instanceAdmin" }
+  /** A user is visible to itself, the instance administrator and members of a common organization; others get 404. */
+  | { readonly scope: "visibleUser" }
+  /** A user manages its own tokens, the instance administrator everyone's: a visible user's are 403, an invisible one's 404. */
+  | { readonly scope: "ownTokens" }
+  /** An organization's role: `guest` lets every member in; non-members get 404, members below the role 403. */
+  | { readonly scope: "organization"; readonly role: Level | "guest"; readonly teamOwner?: true }
+  /** A level on a collection or space: non-members and guests get 404 (content is hidden), members below it 403. */
+  | { readonly scope: "content"; readonly level: Level }
+
+interface Entry {
+  readonly need: Need
+  /** A valid body, for endpoints that take one. */
+  readonly payload?: (w: MatrixWorld) => unknown
+  /** Required query parameters. */
+  readonly query?: string
+  /** What the least allowed caller gets, when it is not the endpoint's declared success (the reason in a comment). */
+  readonly permitted?: number
+  /** A guest naming itself as `userId` gets in (README: guests read their own member record and teams, and may leave). */
+  readonly self?: true
+  /** Done by A's admin in a fresh world before the least allowed caller's call. */
+  readonly before?: (w: MatrixWorld) => Effect.Effect<unknown, never, HttpClient.HttpClient>
+}
+
+const publicEndpoint: Need = { scope: "public" }
+const anyUser: Need = { scope: "anyUser" }
+const org = (role: Level | "guest"): Need => ({ scope: "organization", role })
+const teamManager: Need = { scope: "organization", role: "admin", teamOwner: true }
+const content = (level: Level): Need => ({ scope: "content", level })
+
+const changes = { changes: [{ type: "insert_page", title: "Added", document: { markdown: "More." } }] }
+/** Loopback is refused without OCTAVO_IMPORT_ALLOW: an allowed caller gets past the policy to that 400. */
+const website = { source: "website", url: "http://127.0.0.1:9/docs" }
+
+/** One row per endpoint of OctavoApi, keyed `<group>.<endpoint name>`. */
+const matrix: Readonly<Record<string, Entry>> = {
+  "health.live": { need: publicEndpoint },
+  "health.ready": { need: publicEndpoint },
+
+  "users.me": { need: anyUser },
+  "users.create": { need: { scope: "instanceAdmin" }, payload: () => ({ displayName: "Newt", email: "newt.matrix@example.com" }) },
+  "users.get": { need: { scope: "visibleUser" } },
+  "users.createToken": { need: { scope: "ownTokens" }, payload: () => ({ label: "laptop" }) },
+  "users.revokeToken": { need: { scope: "ownTokens" } },
+
+  "organizations.list": { need: anyUser },
+  "organizations.create": { need: anyUser, payload: () => ({ title: "Another one" }) },
+  "organizations.get": { need: org("guest") },
+  "organizations.update": { need: org("admin"), payload: () => ({ title: "Renamed" }) },
+  "organizations.byEmailDomain": { need: anyUser },
+  "organizations.ping": { need: org("guest") },
+
+  "members.list": { need: org("read") },
+  "members.get": { need: org("read"), self: true },
+  "members.remove": { need: org("admin"), self: true },
+  "members.update": { need: org("admin"), payload: () => ({ role: "comment" }) },
+  "members.markSso": { need: org("admin") },
+  "members.teams": { need: org("read"), self: true },
+
+  "teams.list": { need: org("read") },
+  "teams.create": { need: org("admin"), payload: () => ({ title: "New team" }) },
+  "teams.get": { need: org("read") },
+  "teams.remove": { need: org("admin") },
+  "teams.rename": { need: teamManager, payload: () => ({ title: "Renamed" }) },
+  "teams.members": { need: org("read") },
+  "teams.updateMembers": { need: teamManager, payload: (w) => ({ add: [w.members.read.id] }) },
+  "teams.putMember": { need: teamManager, payload: () => ({ role: "owner" }) },
+  "teams.removeMember": { need: teamManager },
+
+  "invites.list": { need: org("admin") },
+  "invites.create": { need: org("admin"), payload: () => ({ role: "read" }) },
+  "invites.get": { need: org("admin") },
+  "invites.remove": { need: org("admin") },
+  "invites.update": { need: org("admin"), payload: () => ({ role: "edit" }) },
+  "invites.join": { need: anyUser },
+  "invites.byEmail": { need: org("admin"), payload: () => ({ emails: ["someone@example.com"] }) },
+
+  // Listing an organization's content is for members with a role (guests get 403, as for search).
+  "collections.list": { need: org("read") },
+  // At the top of the organization: the `create` role.
+  "collections.create": { need: org("create"), payload: () => ({ title: "New collection" }) },
+  "collections.get": { need: content("read") },
+  "collections.remove": { need: content("admin") },
+  "collections.update": { need: content("edit"), payload: () => ({ title: "Renamed" }) },
+  "collections.spaces": { need: content("read") },
+  "collections.move": { need: content("admin"), payload: () => ({ parent: null }) },
+  // Organization admin in both organizations.
+  "collections.transfer": { need: content("admin"), payload: (w) => ({ organization: w.transferTarget }) },
+
+  "spaces.list": { need: org("read") },
+  "spaces.create": { need: org("create"), payload: () => ({ title: "New space" }) },
+  "spaces.get": { need: content("read") },
+  "spaces.remove": { need: content("admin") },
+  "spaces.update": { need: content("edit"), payload: () => ({ title: "Renamed" }) },
+  // `create` under the space's parent collection.
+  "spaces.duplicate": { need: content("create") },
+  "spaces.restore": {
+    need: content("admin"),
+    before: (w) => call("DELETE", `/v1/spaces/${w.params.spaceId}`, { token: w.admin.token })
+  },
+  "spaces.move": { need: content("admin"), payload: () => ({ parent: null }) },
+  "spaces.transfer": { need: content("admin"), payload: (w) => ({ organization: w.transferTarget }) },
+  "spaces.customFields": { need: content("read") },
+  "spaces.setCustomFields": { need: content("edit"), payload: (w) => ({ values: { [w.params.fieldName!]: { value: "writers" } } }) },
+  "spaces.memberSpaces": { need: org("read"), self: true },
+
+  "customFields.list": { need: org("read") },
+  "customFields.create": { need: org("admin"), payload: () => ({ name: "tier", type: "text" }) },
+  "customFields.get": { need: org("read") },
+  "customFields.remove": { need: org("admin") },
+  "customFields.update": { need: org("admin"), payload: () => ({ title: "Readers" }) },
+
+  "content.current": { need: content("read") },
+  "content.editLive": { need: content("edit"), payload: () => changes },
+  "content.revision": { need: content("read") },
+  "content.pages": { need: content("read") },
+  "content.page": { need: content("read") },
+  "content.pageByPath": { need: content("read") },
+  "content.files": { need: content("read") },
+  "content.file": { need: content("read") },
+  // The bytes with a 200, though the contract declares no success (so reflection and OpenAPI say 204).
+  "content.download": { need: content("read"), permitted: 200 },
+  "content.links": { need: content("read") },
+  "content.pageLinks": { need: content("read") },
+  "content.fileBacklinks": { need: content("read") },
+
+  "changeRequests.create": { need: content("edit"), payload: () => ({ subject: "Another" }) },
+  "changeRequests.list": { need: content("read") },
+  "changeRequests.get": { need: content("read") },
+  "changeRequests.update": { need: content("edit"), payload: () => ({ subject: "Renamed" }) },
+  "changeRequests.edit": { need: content("edit"), payload: () => changes },
+  "changeRequests.content": { need: content("read") },
+  "changeRequests.pages": { need: content("read") },
+  "changeRequests.page": { need: content("read") },
+  "changeRequests.files": { need: content("read") },
+  "changeRequests.file": { need: content("read") },
+  "changeRequests.download": { need: content("read"), permitted: 200 },
+  "changeRequests.fileBacklinks": { need: content("read") },
+  "changeRequests.pageLinks": { need: content("read") },
+  "changeRequests.merge": { need: content("review") },
+  "changeRequests.updateFromSpace": { need: content("edit") },
+
+  "search.space": { need: content("read"), query: "query=welcome" },
+  // Guests may not search an organization (README, Search).
+  "search.organization": { need: org("read"), query: "query=welcome" },
+
+  "import.space": { need: content("edit"), payload: () => website, permitted: 400 },
+  "import.changeRequest": { need: content("edit"), payload: () => website, permitted: 400 }
+}
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
+
+/** An endpoint of OctavoApi as reflection finds it. */
+interface Endpoint {
+  readonly key: string
+  readonly method: Method
+  readonly path: string
+  /** The names of its path parameters, from its path schema. */
+  readonly params: ReadonlyArray<string>
+  readonly authenticated: boolean
+  readonly hasPayload: boolean
+  readonly successes: ReadonlyArray<number>
+}
+
+const endpoints: Array<Endpoint> = []
+HttpApi.reflect(OctavoApi, {
+  onGroup: () => {},
+  onEndpoint: ({ endpoint, group, middleware, payloads, successes }) => {
+    endpoints.push({
+      key: `${group.identifier}.${endpoint.name}`,
+      method: endpoint.method as Method,
+      path: endpoint.path,
+      params: Option.match(endpoint.pathSchema, {
+        onNone: () => [],
+        onSome: (schema) => SchemaAST.getPropertySignatures(schema.ast).map((p) => String(p.name))
+      }),
+      authenticated: [...middleware].some((m) => "security" in m),
+      hasPayload: payloads.size > 0,
+      successes: [...successes.keys()]
+    })
+  }
+})
+
+const label = (e: Endpoint) => `${e.key} (${e.method} ${e.path})`
+
+/** The endpoint's URL with each path parameter filled by name. */
+const urlOf = (e: Endpoint, params: Readonly<Record<string, string>>) => {
+  const path = e.path.replace(/:(\w+)/g, (_, name: string) => {
+    const value = params[name]
+    if (value === undefined)
+      throw new Error(`${label(e)}: the matrix world has no value for the path parameter "${name}"; add it to \`params\` in matrixWorld.ts`)
+    return encodeURIComponent(value)
+  })
+  const query = matrix[e.key]?.query
+  return query === undefined ? path : `${path}?${query}`
+}
+
+const send = (e: Endpoint, w: MatrixWorld, token: string | undefined, params = w.params) =>
+  call(e.method, urlOf(e, params), { token, body: e.hasPayload ? matrix[e.key]?.payload?.(w) : undefined })
+
+/** States the status with the endpoint and the caller, so that a failure says which. */
+const expectStatus = (e: Endpoint, caller: string, answer: Answer, status: number) =>
+  expect([label(e), caller, answer.status, answer.body]).toEqual([
+    label(e),
+    caller,
+    status,
+    status >= 400 ? { error: { code: status, message: expect.any(String) } } : answer.body
+  ])
+
+interface Caller {
+  readonly name: string
+  readonly token: string
+}
+
+const rank = (role: Level) => levels.indexOf(role)
+
+/** The members of A refused by the need, with the status each gets. */
+const refusedMembers = (need: Need, w: MatrixWorld): ReadonlyArray<readonly [Caller, number]> => {
+  const member = (level: Level): Caller => ({ name: `${level} member`, token: w.members[level].token })
+  const guest: Caller = { name: "guest", token: w.guest.token }
+  switch (need.scope) {
+    case "organization":
+      return need.role === "guest" ? [] : [
+        [guest, 403],
+        ...levels.filter((l) => rank(l) < rank(need.role as Level)).map((l) => [member(l), 403] as const)
+      ]
+    case "content":
+      return [[guest, 404], ...levels.filter((l) => rank(l) < rank(need.level)).map((l) => [member(l), 403] as const)]
+    case "instanceAdmin":
+      return [[guest, 403], ...levels.map((l) => [member(l), 403] as const)]
+    case "ownTokens":
+      // Not the target itself: those are its own tokens.
+      return [[guest, 403], ...levels.map((l) => [member(l), 403] as const)]
+    default:
+      return []
+  }
+}
+
+/** The least caller the need lets in: its name, and its token in a world (none: no token). */
+const leastAllowed = (need: Need): { readonly name: string; readonly token: (w: MatrixWorld) => string | undefined } => {
+  switch (need.scope) {
+    case "public":
+      return { name: "no token", token: () => undefined }
+    case "anyUser":
+      return { name: "outsider", token: (w) => w.outsider.token }
+    case "instanceAdmin":
+      return { name: "instance admin", token: () => ADMIN_TOKEN }
+    case "visibleUser":
+      return { name: "guest of a common organization", token: (w) => w.guest.token }
+    case "ownTokens":
+      return { name: "the user itself", token: (w) => w.target.token }
+    case "organization": {
+      const role = need.role
+      return need.teamOwner === true
+        ? { name: "team owner (read role)", token: (w) => w.target.token }
+        : role === "guest"
+        ? { name: "guest", token: (w) => w.guest.token }
+        : { name: `${role} member`, token: (w) => w.members[role].token }
+    }
+    case "content": {
+      const level = need.level
+      return { name: `${level} member`, token: (w) => w.members[level].token }
+    }
+  }
+}
+
+/** Every GET endpoint as A's admin sees it in A, and as the outsider sees it in B: what a refused write must leave alone. */
+const snapshot = (w: MatrixWorld) =>
+  Effect.forEach(endpoints.filter((e) => e.method === "GET"), (e) =>
+    Effect.all([
+      Effect.map(send(e, w, w.admin.token), (a) => [label(e), a.status, a.body]),
+      Effect.map(send(e, w, w.outsider.token, w.crossParams), (a) => [label(e), a.status, a.body])
+    ]))
+
+class World extends Context.Tag("AuthorizationMatrixWorld")<World, { readonly w: MatrixWorld; readonly before: unknown }>() {}
+
+const WorldLive = Layer.effect(
+  World,
+  Effect.gen(function*() {
+    const w = yield* buildMatrixWorld(yield* buildPeople)
+    return { w, before: yield* snapshot(w) }
+  })
+).pipe(Layer.provideMerge(testServer(MemoryStorage)))
+
+const known = endpoints.filter((e) => matrix[e.key] !== undefined)
+const needOf = (e: Endpoint) => (matrix[e.key] as Entry).need
+
+layer(WorldLive, { excludeTestServices: true })("authorization matrix", (it) => {
+  describe("the matrix is OctavoApi", () => {
+    it("every endpoint of OctavoApi has a row, and every row is an endpoint", () => {
+      const missing = endpoints.filter((e) => matrix[e.key] === undefined).map((e) =>
+        `${label(e)} has no row: add "${e.key}": { need: ..., payload?: ... } to \`matrix\` in apps/http/test/authorizationMatrix.test.ts`
+      )
+      const stale = Object.keys(matrix).filter((key) => !endpoints.some((e) => e.key === key)).map((key) =>
+        `"${key}" is in \`matrix\` but is no endpoint of OctavoApi: remove it, or rename it after the endpoint`
+      )
+      expect([...missing, ...stale]).toEqual([])
+      expect(Object.keys(matrix).length).toBe(endpoints.length)
+    })
+
+    it("public rows are exactly the endpoints without authentication; every body is given", () => {
+      const wrong = known.flatMap((e) => {
+        const entry = matrix[e.key] as Entry
+        return [
+          ...(entry.need.scope === "public") === e.authenticated
+            ? [`${label(e)}: ${e.authenticated ? "authenticated, but its row says public" : "public, but its row names a caller"}`]
+            : [],
+          ...(e.hasPayload && entry.payload === undefined ? [`${label(e)}: takes a body, give its row a \`payload\``] : []),
+          ...(!e.hasPayload && entry.payload !== undefined ? [`${label(e)}: takes no body, but its row has a \`payload\``] : [])
+        ]
+      })
+      expect(wrong).toEqual([])
+    })
+
+    it.effect("every path parameter is filled from the world by its name", () =>
+      Effect.gen(function*() {
+        const { w } = yield* World
+        const unfilled = endpoints.flatMap((e) =>
+          e.params.filter((name) => w.params[name] === undefined).map((name) =>
+            `${label(e)}: add "${name}" to \`params\` in matrixWorld.ts`
+          )
+        )
+        expect(unfilled).toEqual([])
+        expect(endpoints.filter((e) => e.params.join() !== [...e.path.matchAll(/:(\w+)/g)].map((m) => m[1]).join()).map(label)).toEqual([])
+      }))
+  })
+
+  describe("without a token", () => {
+    for (const e of known) {
+      if (needOf(e).scope === "public") {
+        it.effect(`${label(e)}: public, 200 without a token`, () =>
+          Effect.gen(function*() {
+            const { w } = yield* World
+            expectStatus(e, "no token", yield* send(e, w, undefined), 200)
+          }))
+      } else {
+        it.effect(`${label(e)}: no token, an unknown token → 401`, () =>
+          Effect.gen(function*() {
+            const { w } = yield* World
+            for (const token of [undefined, "not-a-token"]) {
+              const answer = yield* send(e, w, token)
+              expectStatus(e, token ?? "no token", answer, 401)
+              expect(answer.body.error.message).toMatch(/bearer token/i)
+            }
+          }))
+      }
+    }
+  })
+
+  describe("a user of another organization", () => {
+    for (const e of known) {
+      const need = needOf(e)
+      if (need.scope === "public" || (need.scope === "anyUser" && e.method !== "GET")) continue
+      if (need.scope === "anyUser") {
+        it.effect(`${label(e)}: the outsider → 200, with nothing of organization A`, () =>
+          Effect.gen(function*() {
+            const { w } = yield* World
+            const answer = yield* send(e, w, w.outsider.token)
+            expectStatus(e, "outsider", answer, 200)
+            expect(JSON.stringify(answer.body)).not.toContain(w.organizationId)
+          }))
+        continue
+      }
+      const status = need.scope === "instanceAdmin" ? 403 : 404
+      it.effect(`${label(e)}: the outsider → ${status}`, () =>
+        Effect.gen(function*() {
+          const { w } = yield* World
+          const answer = yield* send(e, w, w.outsider.token)
+          expectStatus(e, "outsider", answer, status)
+          // Nothing the caller did not name: not even which organization holds the object.
+          const url = urlOf(e, w.params)
+          expect(Object.values(w.params).filter((id) => !url.includes(id) && answer.body.error.message.includes(id))).toEqual([])
+        }))
+    }
+    // A's objects named through B, where the outsider is admin, are not found either.
+    for (const e of known.filter((e) => e.params.some((p) => p === "organizationId" || p === "spaceId") && e.params.length > 1)) {
+      it.effect(`${label(e)}: A's ${e.params.filter((p) => p !== "organizationId" && p !== "spaceId").join(", ")} through B → 404`, () =>
+        Effect.gen(function*() {
+          const { w } = yield* World
+          expectStatus(e, "outsider through B", yield* send(e, w, w.outsider.token, w.crossParams), 404)
+        }))
+    }
+  })
+
+  describe("a member below the need", () => {
+    for (const e of known) {
+      const need = needOf(e)
+      if (need.scope === "public" || need.scope === "anyUser" || need.scope === "visibleUser") continue
+      if (need.scope === "organization" && need.role === "guest") continue
+      const what = need.scope === "content"
+        ? `below ${need.level} → 403, guest → 404`
+        : need.scope === "organization"
+        ? `below ${need.role}${need.teamOwner === true ? " and not the team's owner" : ""} → 403`
+        : need.scope === "instanceAdmin"
+        ? "every user → 403"
+        : "another member → 403"
+      it.effect(`${label(e)}: ${what}`, () =>
+        Effect.gen(function*() {
+          const { w } = yield* World
+          for (const [caller, status] of refusedMembers(need, w)) {
+            expectStatus(e, caller.name, yield* send(e, w, caller.token), status)
+          }
+        }))
+    }
+  })
+
+  it.effect("refused calls changed nothing: every GET answers as before, in A and in B", () =>
+    Effect.gen(function*() {
+      const { before, w } = yield* World
+      expect(yield* snapshot(w)).toEqual(before)
+    }))
+
+  describe("a guest naming itself", () => {
+    for (const e of known.filter((e) => matrix[e.key]?.self === true)) {
+      it.effect(`${label(e)}: the guest as userId → ${e.successes.join(", ")}`, () =>
+        Effect.gen(function*() {
+          const shared = (yield* World).w
+          const w = e.method === "GET" ? shared : yield* buildMatrixWorld(shared)
+          expectStatus(e, "guest itself", yield* send(e, w, w.guest.token, { ...w.params, userId: w.guest.id }), e.successes[0] ?? -1)
+        }))
+    }
+  })
+
+  describe("the least allowed caller gets in", () => {
+    for (const e of known) {
+      const entry = matrix[e.key] as Entry
+      const expected = entry.permitted ?? (e.successes.length === 1 ? e.successes[0] : undefined)
+      const caller = leastAllowed(entry.need)
+      it.effect(`${label(e)}: ${caller.name} → ${expected}`, () =>
+        Effect.gen(function*() {
+          // Writes change the world: each gets an organization of its own, with the same people.
+          const shared = (yield* World).w
+          const w = e.method === "GET" ? shared : yield* buildMatrixWorld(shared)
+          if (entry.before !== undefined) yield* entry.before(w)
+          expectStatus(e, caller.name, yield* send(e, w, caller.token(w)), expected ?? -1)
+        }))
+    }
+  })
+})

@@ -1,0 +1,110 @@
+import { expect } from "@effect/vitest"
+import { Effect } from "effect"
+import { ADMIN_TOKEN, call } from "./harness.js"
+import { newUser, type TestUser } from "./scenario.js"
+
+/** Organization roles from least to most, as the README's tables order them. */
+export const levels = ["read", "comment", "edit", "review", "create", "admin"] as const
+export type Level = typeof levels[number]
+
+/** A successful call of the world's setup: its status is stated, its body returned. */
+const made = (method: "POST" | "PUT" | "PATCH", path: string, token: string, body: unknown, status = method === "PATCH" ? 200 : 201) =>
+  Effect.map(call(method, path, { token, body }), (answer) => {
+    expect([method, path, answer.status, answer.body]).toEqual([method, path, status, answer.body])
+    return answer.body
+  })
+
+/**
+ * The people of the authorization matrix: a user for each role, a guest, `target` (role read, a
+ * team's owner, the subject of every `userId`) and A's admin, who also owns `transferTarget`, where
+ * transfers may land; `outsider` is the admin of organization B (with a space of its own) and
+ * nothing else. Users are global, so that write checks can reuse them in organizations of their own.
+ */
+export const buildPeople = Effect.gen(function*() {
+  const admin = yield* newUser("Ada Admin")
+  const members: Partial<Record<Level, TestUser>> = { admin }
+  for (const level of levels.filter((l) => l !== "admin")) members[level] = yield* newUser(`Mia ${level}`)
+  const guest = yield* newUser("Gus Guest")
+  const target = yield* newUser("Tess Target")
+  const outsider = yield* newUser("Otto Outsider")
+  const otherOrganizationId = (yield* made("POST", "/v1/orgs", outsider.token, { title: "Other Org" })).id as string
+  const otherSpaceId = (yield* made("POST", `/v1/orgs/${otherOrganizationId}/spaces`, outsider.token, { title: "Theirs" })).id as string
+  const transferTarget = (yield* made("POST", "/v1/orgs", admin.token, { title: "Acme Archive" })).id as string
+  return { admin, members: members as Record<Level, TestUser>, guest, target, outsider, otherOrganizationId, otherSpaceId, transferTarget }
+})
+
+export type People = Effect.Effect.Success<typeof buildPeople>
+
+/**
+ * The authorization matrix's fixture, built through HTTP only: organization A, created by the
+ * people's admin, with a member at each role, a guest and the target; a collection holding a
+ * space with a page, a file, a revision and a change request; a team owned by the target, a link
+ * invite, a custom field, an email domain, and a spare token of the target's.
+ */
+export const buildMatrixWorld = (people: People) =>
+  Effect.gen(function*() {
+    const { admin, guest, members, otherOrganizationId, otherSpaceId, target } = people
+    const organizationId = (yield* made("POST", "/v1/orgs", admin.token, { title: "Acme Docs" })).id as string
+    const org = `/v1/orgs/${organizationId}`
+    // Everyone joins in one call (existing users are added with their roles); the guest then loses its role.
+    const joined = yield* made("POST", `${org}/invites`, admin.token, {
+      emails: [
+        ...levels.filter((l) => l !== "admin").map((role) => ({ email: members[role].email, role })),
+        { email: guest.email, role: "read" },
+        { email: target.email, role: "read" }
+      ]
+    }, 200)
+    expect(joined.invited).toEqual([])
+    yield* made("PATCH", `${org}/members/${guest.id}`, admin.token, { role: null })
+
+    const emailDomain = "acme.test"
+    yield* made("PATCH", org, admin.token, { emailDomains: [emailDomain] })
+    const teamId = (yield* made("PUT", `${org}/teams`, admin.token, { title: "Writers", members: [target.id] })).id as string
+    const putOwner = yield* call("PUT", `${org}/teams/${teamId}/members/${target.id}`, { token: admin.token, body: { role: "owner" } })
+    expect(putOwner.status).toBe(204)
+    const inviteId = (yield* made("POST", `${org}/link-invites`, admin.token, { role: "read" })).id as string
+    const fieldName = (yield* made("POST", `${org}/custom-fields`, admin.token, { name: "audience", type: "text", title: "Audience" }))
+      .name as string
+    const tokenId = (yield* made("POST", `/v1/users/${target.id}/tokens`, ADMIN_TOKEN, { label: "spare" })).id as string
+
+    const collectionId = (yield* made("POST", `${org}/collections`, admin.token, { title: "Guides" })).id as string
+    const spaceId = (yield* made("POST", `${org}/spaces`, admin.token, { title: "Handbook", parent: collectionId })).id as string
+    const revision = yield* made("POST", `/v1/spaces/${spaceId}/content`, admin.token, {
+      changes: [
+        { type: "insert_page", document: { markdown: "# Welcome\n\nInstall the [tool](https://example.com/tool)." } },
+        // JSON bytes, so that the harness's JSON reading of a download answer works too.
+        { type: "insert_files", files: [{ name: "data.json", base64: btoa("{\"hello\":\"world\"}") }] }
+      ]
+    }, 200)
+    const changeRequestId = (yield* made("POST", `/v1/spaces/${spaceId}/change-requests`, admin.token, { subject: "Draft" })).id as string
+    yield* made("POST", `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`, admin.token, {
+      changes: [{ type: "insert_page", title: "Changelog", document: { markdown: "Nothing yet." } }]
+    }, 200)
+
+    /** What fills each path parameter, by its name in the endpoints' path schemas. */
+    const params: Readonly<Record<string, string>> = {
+      organizationId,
+      userId: target.id,
+      teamId,
+      inviteId,
+      tokenId,
+      emailDomain,
+      fieldName,
+      collectionId,
+      spaceId,
+      revisionId: revision.id,
+      pageId: revision.pages[0].id,
+      pagePath: revision.pages[0].path,
+      fileId: revision.files[0].id,
+      changeRequestId
+    }
+    return {
+      ...people,
+      organizationId,
+      params,
+      /** A's objects reached through B's organization or space, which the outsider administers. */
+      crossParams: { ...params, organizationId: otherOrganizationId, spaceId: otherSpaceId } as Readonly<Record<string, string>>
+    }
+  })
+
+export type MatrixWorld = Effect.Effect.Success<ReturnType<typeof buildMatrixWorld>>
