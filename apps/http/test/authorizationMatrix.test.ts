@@ -428,6 +428,18 @@ layer(WorldLive, { excludeTestServices: true })("authorization matrix", (it) => 
       expect(yield* snapshot(w)).toEqual(before)
     }))
 
+  it.effect("a guest naming a collection it cannot see as parent learns nothing of it: 400 as for an unknown one", () =>
+    Effect.gen(function*() {
+      const { w } = yield* World
+      for (const kind of ["spaces", "collections"]) {
+        const { collectionId, organizationId } = w.params
+        const hidden = yield* call("POST", `/v1/orgs/${organizationId}/${kind}`, { token: w.guest.token, body: { parent: collectionId } })
+        const unknown = yield* call("POST", `/v1/orgs/${organizationId}/${kind}`, { token: w.guest.token, body: { parent: "no-such-collection" } })
+        expect([kind, hidden.status, unknown.status]).toEqual([kind, 400, 400])
+        expect(hidden.body.error.message).toBe(unknown.body.error.message.replace("no-such-collection", collectionId))
+      }
+    }))
+
   describe("a guest naming itself", () => {
     for (const e of known.filter((e) => matrix[e.key]?.self === true)) {
       it.effect(`${label(e)}: the guest as userId → ${e.successes.join(", ")}`, () =>

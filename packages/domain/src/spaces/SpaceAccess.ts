@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { makeAccess, type Membership } from "../organizations/Access.js"
 import type { Member } from "../organizations/Organization.js"
 import { requireNotGuest, requireRole } from "../organizations/Policy.js"
-import { InvalidInput, NotFound } from "../shared/Errors.js"
+import { type Forbidden, InvalidInput, NotFound } from "../shared/Errors.js"
 import type { CollectionId, OrganizationId, SpaceId } from "../shared/Ids.js"
 import { type Keyset, MAX_LIMIT } from "../shared/Pagination.js"
 import type { Role, roles } from "../shared/Role.js"
@@ -68,12 +68,19 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
         : Effect.succeed(parent)
     }
 
-    /** Creating under a parent needs `create` there, or the organization role `create` at the top. */
+    /**
+     * Creating under a parent needs `create` there, or the organization role `create` at the top.
+     * A parent the actor cannot see (a guest's) is refused as if it did not exist.
+     */
     const requireCreateUnder = (access: Membership, tree: CollectionIndex, parentId: CollectionId | null) =>
       parentId === null
         ? requireRole(access.member, "create", "create content at the top of the organization")
-        : Effect.flatMap(findParent(access.organization.id, tree, parentId, "parent"), (parent) =>
-          requireLevel(levelOn(access.member, tree, parent.defaultLevel, parent.parentId), "create", "create content in this collection"))
+        : Effect.flatMap(findParent(access.organization.id, tree, parentId, "parent"), (parent): Effect.Effect<void, InvalidInput | Forbidden> => {
+          const level = levelOn(access.member, tree, parent.defaultLevel, parent.parentId)
+          return level === null
+            ? Effect.fail(new InvalidInput({ field: "parent", rule: `${parentId} is not a collection of this organization` }))
+            : requireLevel(level, "create", "create content in this collection")
+        })
 
     const collection = (collectionId: CollectionId) =>
       Effect.gen(function*() {
