@@ -5,9 +5,14 @@ import boundaries from "eslint-plugin-boundaries"
 import { defineConfig } from "eslint/config"
 import tseslint from "typescript-eslint"
 
-// The domain's contexts in their fixed order: a file in packages/domain/src/<context>/ may import its own context and the
-// contexts before it, never one after it. A new context is one more name at the end of this list.
-export const DOMAIN_CONTEXTS = ["shared", "identity", "organizations", "spaces", "content", "search", "imports"]
+// The contexts in their fixed order, the same in every package split by context (packages/domain/src, packages/adapters-*/src
+// and apps/http/src): a file in <package>/src/<context>/ may import its own context and the contexts before it in the same
+// package, never one after it, nor the files directly under <package>/src, which compose the contexts. A new context is one
+// more name at the end of this list.
+export const CONTEXTS = ["shared", "identity", "organizations", "spaces", "content", "search", "imports"]
+// The folders of one package that belong to no context and take the rank of `shared`: apps/http/src/health, the health
+// check. Any other folder not in CONTEXTS is reported.
+const SHARED_PEERS = { "domain-context": [], "adapter-context": [], "app-context": ["health"] }
 
 // The only libraries the domain's sources may import: the domain knows no HTTP, no SQL and no Node.
 const DOMAIN_LIBRARIES = ["effect", "@octavo/markdown", "parse5"]
@@ -19,14 +24,33 @@ const library = (source) => ({ module: { origin: "external", source } })
 const anyLibrary = { module: { origin: "external" } }
 const nodeBuiltin = { module: { origin: "core" } }
 const domain = [element("domain"), element("domain-context")]
-const adapters = [element("adapter"), element("adapter-test")]
-const sameAdapter = (type) => ({ element: { type, captured: { adapter: "{{ from.element.captured.adapter }}" } } })
+const adapters = [element("adapter"), element("adapter-context"), element("adapter-test")]
+const app = [element("app"), element("app-context")]
+const fromAdapter = "{{ from.element.captured.adapter }}"
+const sameAdapter = (type) => ({ element: { type, captured: { adapter: fromAdapter } } })
 const compositionRoot = { element: { type: "app" }, file: { categories: "composition-root" } }
 
-// From context N, contexts 0..N.
-const contextOrder = DOMAIN_CONTEXTS.map((context, index) => ({
-  from: { element: { type: "domain-context", captured: { context } } },
-  allow: { to: { element: { type: "domain-context", captured: { context: DOMAIN_CONTEXTS.slice(0, index + 1) } } } }
+// The element type of a package's context folders, with what else its captures must match (for an adapter, the same adapter).
+const contextElements = [
+  { type: "domain-context", package: "packages/domain", same: {} },
+  { type: "adapter-context", package: `packages/adapters-${fromAdapter}`, same: { adapter: fromAdapter } },
+  { type: "app-context", package: "apps/http", same: {} }
+]
+
+// From context N, contexts 0..N of the same package (the shared peers with `shared`).
+const contextOrder = contextElements.flatMap(({ type, same }) => {
+  const ranks = [[CONTEXTS[0], ...SHARED_PEERS[type]], ...CONTEXTS.slice(1).map((context) => [context])]
+  return ranks.map((rank, index) => ({
+    from: { element: { type, captured: { context: rank } } },
+    allow: { to: { element: { type, captured: { ...same, context: ranks.slice(0, index + 1).flat() } } } }
+  }))
+})
+
+// A folder not in CONTEXTS (nor a shared peer) may import nothing until it is given its place in the order.
+const unknownContexts = contextElements.map(({ type, package: pkg }) => ({
+  from: { element: { type, captured: { context: `!{${[...CONTEXTS, ...SHARED_PEERS[type]].join(",")}}` } } },
+  disallow: { to: { module: { origin: "*" } } },
+  message: `${pkg}/src/{{ from.element.captured.context }}/ is not in CONTEXTS of eslint.config.js: give it its place in the order`
 }))
 
 // Read in order; the last policy that matches a dependency decides, and one that none matches is an error.
@@ -34,8 +58,10 @@ const policies = [
   // A relative import that resolves to no file is tsc's to report, not this rule's.
   { allow: { to: { module: { origin: "local" }, file: { path: null } } } },
 
-  // packages/domain
+  // Every package split by context: the order of its contexts.
   ...contextOrder,
+
+  // packages/domain
   { from: element("domain-context"), allow: { to: [element("markdown"), ...DOMAIN_LIBRARIES.map(library)] } },
   // The files directly under packages/domain/src compose the contexts: they may import anything in the domain.
   { from: element("domain"), allow: { to: [...domain, element("markdown"), ...DOMAIN_LIBRARIES.map(library)] } },
@@ -45,23 +71,24 @@ const policies = [
       to: [...domain, element("domain-test"), element("markdown"), nodeBuiltin, ...[...DOMAIN_LIBRARIES, ...TEST_LIBRARIES].map(library)]
     }
   },
-  {
-    from: { element: { type: "domain-context", captured: { context: `!{${DOMAIN_CONTEXTS.join(",")}}` } } },
-    disallow: { to: { module: { origin: "*" } } },
-    message:
-      "packages/domain/src/{{ from.element.captured.context }}/ is not in DOMAIN_CONTEXTS of eslint.config.js: give it its place in the order"
-  },
 
-  // packages/adapters-*: the domain and their own libraries; never the app nor another adapter.
-  { from: adapters, allow: { to: [...domain, sameAdapter("adapter"), sameAdapter("adapter-test"), nodeBuiltin, anyLibrary] } },
-  { from: element("adapter-test"), allow: { to: element("domain-test") } },
+  // packages/adapters-*: the domain and their own libraries; never the app nor another adapter. Their contexts import one
+  // another in order (above); the files directly under src/ and the tests import anything of their own adapter.
+  { from: adapters, allow: { to: [...domain, nodeBuiltin, anyLibrary] } },
+  { from: [element("adapter"), element("adapter-test")], allow: { to: [sameAdapter("adapter"), sameAdapter("adapter-context")] } },
+  { from: element("adapter-test"), allow: { to: [sameAdapter("adapter-test"), element("domain-test")] } },
 
-  // apps/http: the domain and any library; only the composition root, the tests and the benchmarks reach the adapters.
-  { from: element("app"), allow: { to: [...domain, element("app"), nodeBuiltin, anyLibrary] } },
+  // apps/http: the domain and any library; only the composition root, the tests and the benchmarks reach the adapters. Its
+  // contexts import one another in order (above); the files directly under src/ import anything of the app.
+  { from: app, allow: { to: [...domain, nodeBuiltin, anyLibrary] } },
+  { from: element("app"), allow: { to: app } },
   {
     from: element("app-test"),
-    allow: { to: [...domain, element("domain-test"), ...adapters, element("app"), element("app-test"), nodeBuiltin, anyLibrary] }
+    allow: { to: [...domain, element("domain-test"), ...adapters, ...app, element("app-test"), nodeBuiltin, anyLibrary] }
   },
+
+  // Last of the allowances: a context folder out of the order is reported, whatever it imports.
+  ...unknownContexts,
 
   // The same boundaries by package name, should a workspace package ever be left unresolved (and so taken for a library).
   {
@@ -69,7 +96,7 @@ const policies = [
     disallow: { to: library(["@effect/platform*", "@effect/sql*", "@octavo/adapters-*", "@octavo/http"]) }
   },
   { from: adapters, disallow: { to: library("@octavo/http") } },
-  { from: element("app"), disallow: { to: library("@octavo/adapters-*") } },
+  { from: app, disallow: { to: library("@octavo/adapters-*") } },
   // Last, so that it wins over the rule above.
   { from: compositionRoot, allow: { to: [element("adapter"), library("@octavo/adapters-*")] } }
 ]
@@ -105,8 +132,10 @@ export default defineConfig(
         { type: "domain", pattern: "packages/domain/src", partialMatch: false },
         { type: "domain-test", pattern: "packages/domain/test", partialMatch: false },
         { type: "markdown", pattern: "packages/markdown/src", partialMatch: false },
+        { type: "adapter-context", pattern: "packages/adapters-*/src/*", capture: ["adapter", "context"], partialMatch: false },
         { type: "adapter", pattern: "packages/adapters-*/src", capture: ["adapter"], partialMatch: false },
         { type: "adapter-test", pattern: "packages/adapters-*/test", capture: ["adapter"], partialMatch: false },
+        { type: "app-context", pattern: "apps/http/src/*", capture: ["context"], partialMatch: false },
         { type: "app", pattern: "apps/http/src", partialMatch: false },
         { type: "app-test", pattern: "apps/http/{test,bench}", partialMatch: false }
       ],

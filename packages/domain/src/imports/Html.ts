@@ -355,7 +355,10 @@ const paragraphsOf = (inline: string): ReadonlyArray<string> => {
 
 /** A link or image destination the markdown reads back whole (and that content/Links.ts can find). */
 const destinationOf = (target: string): string => {
-  const encoded = target.replace(/[\u0000-\u0020\u007f()<>|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)
+  // Percent-encoded: U+0000 to U+0020 and U+007F (the code units outside the two printable ranges, as a negated class so
+  // that the pattern holds no control character), and ( ) < > | \.
+  const escaped = /[^\u0021-\u007e\u0080-\uffff]|[()<>|\\]/g
+  const encoded = target.replace(escaped, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`)
   return encoded === "" ? "<>" : encoded
 }
 

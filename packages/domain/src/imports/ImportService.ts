@@ -95,7 +95,7 @@ const freeSlug = (base: string, taken: Set<string>): string => {
  * what a site sends must fit the limits and encodings every storage accepts.
  */
 const clip = (text: string, max: number): string => {
-  const clipped = text.replace(/\u0000/g, "").slice(0, max)
+  const clipped = text.replaceAll("\u0000", "").slice(0, max)
   const last = clipped.charCodeAt(clipped.length - 1)
   return last >= 0xd800 && last <= 0xdbff ? clipped.slice(0, -1) : clipped
 }
@@ -103,7 +103,9 @@ const clip = (text: string, max: number): string => {
 /** A page title from whatever a site offers: control characters become blanks. */
 const titleOf = (candidates: ReadonlyArray<string | undefined>): string | undefined => {
   for (const candidate of candidates) {
-    const title = clip((candidate ?? "").replace(/[\u0000-\u001f\u007f]+/g, " ").trim(), 255).trim()
+    // Control characters are U+0000 to U+001F and U+007F: the code units outside the two printable ranges (written so that
+    // the pattern holds no control character).
+    const title = clip((candidate ?? "").replace(/[^\u0020-\u007e\u0080-\uffff]+/g, " ").trim(), 255).trim()
     if (title !== "") return title
   }
   return undefined
