@@ -18,8 +18,8 @@ export const testServer = (storage: Layer.Layer<StoragePorts, unknown>, options:
 
 export interface Answer {
   readonly status: number
-  /** Parsed JSON of any shape: each test states what it expects of it. */
-  readonly body: any
+  /** Parsed JSON of any shape, as `JSON.parse` gives it: each test states what it expects of it. */
+  readonly body: ReturnType<typeof JSON.parse>
   readonly headers: Readonly<Record<string, string | undefined>>
 }
 

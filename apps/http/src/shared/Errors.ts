@@ -67,4 +67,7 @@ export const errors = <const Codes extends ReadonlyArray<DeclarableStatus>>(...c
 <Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
   endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
 ): HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error | ApiErrorBody<Codes[number]>, R, RE> =>
-  codes.reduce<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>((declared, code) => declared.addError(declarable[code]), endpoint as any) as any
+  codes.reduce<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>(
+    (declared, code) => declared.addError(declarable[code]),
+    endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+  ) as never

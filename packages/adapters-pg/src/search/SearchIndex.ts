@@ -36,7 +36,7 @@ const SearchDocument = Schema.Struct({
   sections: Sections,
   titleLexemes: Schema.Array(Schema.String),
   lexemes: Schema.Array(Schema.String)
-}) satisfies Schema.Schema<SearchDocument, any>
+}) satisfies { readonly Type: SearchDocument }
 
 const PageHit = Schema.Struct({ document: SearchDocument, matched: Schema.Number, titleMatched: Schema.Number })
 
@@ -52,7 +52,7 @@ const PageHitRow = Schema.transform(
     decode: ({ matched, titleMatched, ...document }) => ({ document, matched, titleMatched }),
     encode: ({ document, matched, titleMatched }) => ({ ...document, matched, titleMatched })
   }
-) satisfies Schema.Schema<PageHit, any>
+) satisfies { readonly Type: PageHit }
 const decodePageHit = Schema.decodeUnknown(PageHitRow)
 
 /** A row of `spaces`: the total, then one row per page shown (nulls when no space is), with its PageHitRow. */

@@ -26,7 +26,7 @@ export type Stored<A> = Schema.Schema<A, Columns>
 type Fields = Schema.Struct.Fields
 
 /** Columns whose stored form is not the domain's own (a jsonb column, say), by field. */
-type Codecs<F extends Fields> = { readonly [K in keyof F]?: Schema.Schema<any, any> }
+type Codecs<F extends Fields> = { readonly [K in keyof F]?: Schema.Schema.AnyNoContext }
 
 /** `photoURL` → `photo_url`, `isInstanceAdmin` → `is_instance_admin`. */
 const snakeCase = (field: string): string => field.replace(/([a-z0-9])([A-Z]+)/g, "$1_$2").toLowerCase()

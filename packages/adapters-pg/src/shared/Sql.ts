@@ -74,7 +74,7 @@ export const afterKeyset = (
   return sql`(${valueColumn}, ${sql.literal(columns.id)}) ${operator} (${bound}, ${id})`
 }
 
-export interface PageQuery<A> {
+export interface PageQuery<A, I = unknown> {
   /** The select list. */
   readonly select: Fragment
   /** FROM and JOINs. */
@@ -86,7 +86,7 @@ export interface PageQuery<A> {
   readonly order: Order
   readonly page: PageRequest
   /** How a row of the select list decodes into an item. */
-  readonly row: Schema.Schema<A, any>
+  readonly row: Schema.Schema<A, I>
   readonly keysetOf: (item: A) => Keyset
 }
 
@@ -94,7 +94,7 @@ export interface PageQuery<A> {
  * One page of a keyset-ordered list, as `pageInMemory` defines it: one row more than the limit
  * tells whether another page follows; a second query counts every match.
  */
-export const selectPage = <A>(sql: SqlClient.SqlClient, query: PageQuery<A>): Effect.Effect<Page<A>> => {
+export const selectPage = <A, I>(sql: SqlClient.SqlClient, query: PageQuery<A, I>): Effect.Effect<Page<A>> => {
   const direction = sql.literal(query.order === "asc" ? "ASC" : "DESC")
   const rows = sql`SELECT ${query.select} ${query.from}
     WHERE ${sql.and([...query.where, afterKeyset(sql, query.keyset, query.order, query.page.after)])}
