@@ -57,8 +57,12 @@ const measure = async (count: number, concurrency: number, one: (i: number) => P
 }
 
 const scenario = async (base: string) => {
-  const users = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-    request(base, "POST", "/v1/users", { displayName: `Member ${i}`, email: `member${i}@bench.example` })))
+  const users = await Promise.all(
+    Array.from(
+      { length: 200 },
+      (_, i) => request(base, "POST", "/v1/users", { displayName: `Member ${i}`, email: `member${i}@bench.example` })
+    )
+  )
   const org = await request(base, "POST", "/v1/orgs", { title: "Bench" })
   await request(base, "POST", `/v1/orgs/${org.id}/invites`, { emails: users.slice(0, 100).map((u) => u.email), role: "edit" })
   await request(base, "POST", `/v1/orgs/${org.id}/invites`, { emails: users.slice(100).map((u) => u.email), role: "edit" })
@@ -68,9 +72,18 @@ const scenario = async (base: string) => {
     ["GET /v1/orgs/{id}", await measure(500, 1, () => request(base, "GET", `/v1/orgs/${org.id}`))],
     ["GET /v1/orgs/{id} ×8 concurrent", await measure(1000, 8, () => request(base, "GET", `/v1/orgs/${org.id}`))],
     ["GET …/members?limit=100 (201 members)", await measure(200, 1, () => request(base, "GET", `/v1/orgs/${org.id}/members?limit=100`))],
-    ["GET …/teams/{id}/members?limit=100", await measure(200, 1, () => request(base, "GET", `/v1/orgs/${org.id}/teams/${team.id}/members?limit=100`))],
-    ["PATCH …/members/{id} (role)", await measure(200, 1, (i) =>
-      request(base, "PATCH", `/v1/orgs/${org.id}/members/${users[i % 200].id}`, { role: i % 2 === 0 ? "review" : "edit" }))]
+    [
+      "GET …/teams/{id}/members?limit=100",
+      await measure(200, 1, () => request(base, "GET", `/v1/orgs/${org.id}/teams/${team.id}/members?limit=100`))
+    ],
+    [
+      "PATCH …/members/{id} (role)",
+      await measure(
+        200,
+        1,
+        (i) => request(base, "PATCH", `/v1/orgs/${org.id}/members/${users[i % 200].id}`, { role: i % 2 === 0 ? "review" : "edit" })
+      )
+    ]
   ] as const
 }
 
@@ -84,13 +97,17 @@ const runOn = (name: string, choice: StorageChoice) =>
     process.stdout.write(`\n${name}\n`)
     for (const [label, f] of rows) {
       process.stdout.write(
-        `  ${label.padEnd(40)} median ${f.median.toFixed(2).padStart(7)} ms   p95 ${f.p95.toFixed(2).padStart(7)} ms   ${f.perSecond.toFixed(0).padStart(6)} req/s\n`
+        `  ${label.padEnd(40)} median ${f.median.toFixed(2).padStart(7)} ms   p95 ${f.p95.toFixed(2).padStart(7)} ms   ${
+          f.perSecond.toFixed(0).padStart(6)
+        } req/s\n`
       )
     }
   }).pipe(
-    Effect.provide(makeHttpApp(storageLayer(choice), { publicUrl: "http://bench", adminToken: ADMIN }).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0 }))
-    )),
+    Effect.provide(
+      makeHttpApp(storageLayer(choice), { publicUrl: "http://bench", adminToken: ADMIN }).pipe(
+        Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0 }))
+      )
+    ),
     Effect.scoped
   )
 

@@ -55,10 +55,14 @@ export const withBenchSchema = <A, E, R>(url: string, use: (schema: string, size
   const onServer = <B>(f: (sql: SqlClient.SqlClient) => Effect.Effect<B, unknown>) =>
     Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.provide(PgServerClient(url)), Effect.orDie)
   const size = () =>
-    Effect.runPromise(onServer((sql) => sql<{ readonly bytes: string }>`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes
-      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${schema} AND c.relkind = 'r'`).pipe(
-      Effect.map((rows) => Number(rows[0]?.bytes ?? 0))
-    ))
+    Effect.runPromise(
+      onServer((sql) =>
+        sql<{ readonly bytes: string }>`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::text AS bytes
+      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ${schema} AND c.relkind = 'r'`
+      ).pipe(
+        Effect.map((rows) => Number(rows[0]?.bytes ?? 0))
+      )
+    )
   return Effect.zipRight(onServer((sql) => sql.unsafe(`CREATE SCHEMA ${schema}`)), use(schema, size)).pipe(
     Effect.ensuring(onServer((sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
   )

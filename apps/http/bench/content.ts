@@ -20,7 +20,8 @@ import { ADMIN, dirSize, ms, request, timed, withBenchSchema } from "./common.js
 const PAGES = 5000
 const LEVELS = 5
 
-const markdown = (i: number) => `Page ${i} explains one thing.\n\n## Details\n\nSee [the guide](https://example.com/${i}) and more text ${"lorem ipsum ".repeat(20)}`
+const markdown = (i: number) =>
+  `Page ${i} explains one thing.\n\n## Details\n\nSee [the guide](https://example.com/${i}) and more text ${"lorem ipsum ".repeat(20)}`
 
 /** Builds the space: 5 levels, each page holding the next level's pages, 50 changes per batch. */
 const buildSpace = async (base: string, spaceId: string) => {
@@ -33,7 +34,12 @@ const buildSpace = async (base: string, spaceId: string) => {
     for (let start = 0; start < wanted; start += 50) {
       const changes = Array.from({ length: Math.min(50, wanted - start) }, (_, k) => {
         const i = start + k
-        return { type: "insert_page", title: `L${level} page ${i}`, into: parents[i % parents.length], document: { markdown: markdown(created + i) } }
+        return {
+          type: "insert_page",
+          title: `L${level} page ${i}`,
+          into: parents[i % parents.length],
+          document: { markdown: markdown(created + i) }
+        }
       })
       const revision = await request(base, "POST", `/v1/spaces/${spaceId}/content`, { changes })
       const walk = (pages: ReadonlyArray<{ id: string; title: string; pages: ReadonlyArray<unknown> }>): void => {
@@ -66,7 +72,9 @@ const runOn = (name: string, choice: StorageChoice, storageBytes: () => Promise<
       const one = await timed(50, () => request(base, "GET", `/v1/spaces/${space.id}/content/page/${leaf}`))
       const before = await storageBytes()
       const change = await timed(100, (i) =>
-        request(base, "POST", `/v1/spaces/${space.id}/content`, { changes: [{ type: "update_page", page: leaf, document: { markdown: markdown(i) } }] }))
+        request(base, "POST", `/v1/spaces/${space.id}/content`, {
+          changes: [{ type: "update_page", page: leaf, document: { markdown: markdown(i) } }]
+        }))
       const added = (await storageBytes()) - before
       const merge = await timed(10, async (i) => {
         const cr = await request(base, "POST", `/v1/spaces/${space.id}/change-requests`, { subject: `Change ${i}` })
@@ -75,7 +83,8 @@ const runOn = (name: string, choice: StorageChoice, storageBytes: () => Promise<
         })
         const t = performance.now()
         const result = await request(base, "POST", `/v1/spaces/${space.id}/change-requests/${cr.number}/merge`)
-        if (result.result !== "merge") throw new Error("merge failed")
+        if (result.result !== "merge")
+          throw new Error("merge failed")
         return performance.now() - t
       })
       process.stdout.write(`\n${name} (${PAGES} pages in ${LEVELS} levels, built in ${(built / 1000).toFixed(1)} s)\n`)
@@ -83,12 +92,16 @@ const runOn = (name: string, choice: StorageChoice, storageBytes: () => Promise<
       process.stdout.write(`  read one page                      ${ms(one)}\n`)
       process.stdout.write(`  apply a one-page change            ${ms(change)}\n`)
       process.stdout.write(`  create, edit and merge a one-page change request ${ms(merge)}\n`)
-      process.stdout.write(`  storage added by 100 one-page revisions: ${before < 0 ? "n/a (memory)" : `${(added / 1024).toFixed(0)} KiB`}\n`)
+      process.stdout.write(
+        `  storage added by 100 one-page revisions: ${before < 0 ? "n/a (memory)" : `${(added / 1024).toFixed(0)} KiB`}\n`
+      )
     })
   }).pipe(
-    Effect.provide(makeHttpApp(storageLayer(choice), { publicUrl: "http://bench", adminToken: ADMIN }).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0 }))
-    )),
+    Effect.provide(
+      makeHttpApp(storageLayer(choice), { publicUrl: "http://bench", adminToken: ADMIN }).pipe(
+        Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0 }))
+      )
+    ),
     Effect.scoped
   )
 

@@ -11,7 +11,17 @@ import { join } from "node:path"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { withSearchPath } from "@octavo/adapters-pg"
-import { Actor, type AppliedChange, Content, DomainServices, Identity, Organizations, PageId, Spaces, type StoragePorts } from "@octavo/domain"
+import {
+  Actor,
+  type AppliedChange,
+  Content,
+  DomainServices,
+  Identity,
+  Organizations,
+  PageId,
+  Spaces,
+  type StoragePorts
+} from "@octavo/domain"
 import { Context, Effect, Layer, Logger, LogLevel } from "effect"
 import type { StorageChoice } from "../src/Config.js"
 import { makeHttpApp } from "../src/Server.js"
@@ -38,8 +48,7 @@ const random = () => {
 }
 const word = () => vocabulary[Math.floor(Math.pow(random(), 3) * vocabulary.length)] as string
 const sentence = (n: number) => Array.from({ length: n }, word).join(" ")
-const pageMarkdown = () =>
-  `${sentence(25)}.\n\n## ${sentence(2)}\n\n${sentence(40)}.\n\n## ${sentence(2)}\n\n${sentence(30)}.`
+const pageMarkdown = () => `${sentence(25)}.\n\n## ${sentence(2)}\n\n${sentence(40)}.\n\n## ${sentence(2)}\n\n${sentence(30)}.`
 
 /** One space's pages: parents at the top, each holding up to 40 pages. */
 const spaceChanges = (newId: () => string): ReadonlyArray<AppliedChange> => {
@@ -48,7 +57,14 @@ const spaceChanges = (newId: () => string): ReadonlyArray<AppliedChange> => {
   for (let i = 0; i < PER_SPACE; i++) {
     const top = i % (SECTIONS_PER_PARENT + 1) === 0
     const id = PageId.make(newId())
-    changes.push({ type: "insert_page", id, title: `${sentence(3)} ${i}`, slug: `p${i}`, document: { markdown: pageMarkdown() }, into: top ? null : parent })
+    changes.push({
+      type: "insert_page",
+      id,
+      title: `${sentence(3)} ${i}`,
+      slug: `p${i}`,
+      document: { markdown: pageMarkdown() },
+      into: top ? null : parent
+    })
     if (top) parent = id
   }
   return changes
@@ -86,15 +102,21 @@ const runOn = (name: string, choice: StorageChoice) =>
     }
     const seeded = performance.now() - started
 
-    const server = yield* Layer.build(makeHttpApp(shared, { publicUrl: "http://bench", adminToken: ADMIN }).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0 }))
-    ))
+    const server = yield* Layer.build(
+      makeHttpApp(shared, { publicUrl: "http://bench", adminToken: ADMIN }).pipe(
+        Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0 }))
+      )
+    )
     const address = Context.get(server, HttpServer.HttpServer).address
     if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
     const base = `http://127.0.0.1:${address.port}`
     yield* Effect.promise(async () => {
       const inSpace = await timed(queries.length * 20, (i) =>
-        request(base, "GET", `/v1/spaces/${spaceIds[i % SPACES]}/search?query=${encodeURIComponent(queries[i % queries.length] as string)}`))
+        request(
+          base,
+          "GET",
+          `/v1/spaces/${spaceIds[i % SPACES]}/search?query=${encodeURIComponent(queries[i % queries.length] as string)}`
+        ))
       const perQuery: Array<string> = []
       const samples: Array<number> = []
       for (const query of queries) {
@@ -127,7 +149,9 @@ const runOn = (name: string, choice: StorageChoice) =>
         }
         freshness.push(performance.now() - t)
       }
-      process.stdout.write(`\n${name}: ${SPACES * PER_SPACE} pages in ${SPACES} spaces, seeded and indexed in ${(seeded / 1000).toFixed(1)} s\n`)
+      process.stdout.write(
+        `\n${name}: ${SPACES * PER_SPACE} pages in ${SPACES} spaces, seeded and indexed in ${(seeded / 1000).toFixed(1)} s\n`
+      )
       process.stdout.write(`  search one space                   ${ms(inSpace)}\n`)
       process.stdout.write(`  search the whole organization       ${ms(inOrganization)}\n`)
       process.stdout.write(`    by query: ${perQuery.join(", ")}\n`)

@@ -12,7 +12,9 @@ export const AppConfig = Config.all({
   /** Private networks imports may fetch from: a comma-separated list of loopback, private, link-local. */
   importAllow: Config.string("OCTAVO_IMPORT_ALLOW").pipe(
     Config.withDefault(""),
-    Config.mapOrFail((text) => Either.mapLeft(parseNetworkClasses(text), (message) => ConfigError.InvalidData(["OCTAVO_IMPORT_ALLOW"], message)))
+    Config.mapOrFail((text) =>
+      Either.mapLeft(parseNetworkClasses(text), (message) => ConfigError.InvalidData(["OCTAVO_IMPORT_ALLOW"], message))
+    )
   ),
   /** One fetch's time limit: 1 ms to about 24 days (Node's timers go no further). */
   importTimeoutMs: Config.integer("OCTAVO_IMPORT_TIMEOUT_MS").pipe(

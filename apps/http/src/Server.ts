@@ -56,8 +56,7 @@ const decodeMessage = (error: unknown): string => {
  * Gives every failure the API's error body: input that does not decode (400), a body too
  * large (413), a route that does not exist (404), and defects (500, cause logged, not shown).
  */
-const respond = (code: number, message: string) =>
-  Effect.succeed(HttpServerResponse.unsafeJson(apiError(code, message), { status: code }))
+const respond = (code: number, message: string) => Effect.succeed(HttpServerResponse.unsafeJson(apiError(code, message), { status: code }))
 
 const isBodyTooLarge = (error: unknown): boolean =>
   /too large|exceed/i.test(String((error as { description?: unknown }).description ?? "")) ||
@@ -151,7 +150,9 @@ const PurgeExpiredSpaces = Layer.scopedDiscard(
 const ReindexStaleSpaces = Layer.scopedDiscard(
   Effect.flatMap(Search, (search) =>
     search.reindexStale.pipe(
-      Effect.tap((reindexed) => reindexed > 0 ? Effect.logInfo("Reindexed spaces for search").pipe(Effect.annotateLogs({ reindexed })) : Effect.void),
+      Effect.tap((reindexed) =>
+        reindexed > 0 ? Effect.logInfo("Reindexed spaces for search").pipe(Effect.annotateLogs({ reindexed })) : Effect.void
+      ),
       Effect.catchAllCause((cause) => Effect.logError("Reindexing spaces for search failed", cause)),
       Effect.forkScoped
     ))

@@ -14,6 +14,9 @@ export const storageLayer = (choice: StorageChoice): Layer.Layer<StoragePorts, u
       return PgStorage.pipe(Layer.provide(PgServerClient(choice.url)))
     case "pglite":
       // The embedded default keeps file bytes as files beside its database, under the data directory.
-      return Layer.merge(PgStorage.pipe(Layer.provide(PgliteClient({ dataDir: choice.dataDir }))), DiskBlobStore(join(choice.dataDir, "blobs")))
+      return Layer.merge(
+        PgStorage.pipe(Layer.provide(PgliteClient({ dataDir: choice.dataDir }))),
+        DiskBlobStore(join(choice.dataDir, "blobs"))
+      )
   }
 }

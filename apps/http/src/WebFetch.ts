@@ -62,7 +62,9 @@ const ipv6Words = (address: string): ReadonlyArray<number> => {
   const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address)
   const hex = dotted === null
     ? address
-    : `${dotted[1]}${((Number(dotted[2]) << 8) | Number(dotted[3])).toString(16)}:${((Number(dotted[4]) << 8) | Number(dotted[5])).toString(16)}`
+    : `${dotted[1]}${((Number(dotted[2]) << 8) | Number(dotted[3])).toString(16)}:${
+      ((Number(dotted[4]) << 8) | Number(dotted[5])).toString(16)
+    }`
   const [head = "", tail] = hex.split("::")
   const words = (part: string) => part === "" ? [] : part.split(":").map((word) => parseInt(word, 16))
   const left = words(head)
@@ -319,7 +321,8 @@ export const makeWebFetcher = (options?: Partial<WebFetchOptions>): Context.Tag.
     fetch: (url, { maxBytes }) =>
       Effect.tryPromise({
         try: (interrupted) => fetchGuarded(url, maxBytes, settings, interrupted),
-        catch: (error) => new FetchFailed({ url, reason: error instanceof Refused ? error.reason : `the fetch failed: ${errorCode(error)}` })
+        catch: (error) =>
+          new FetchFailed({ url, reason: error instanceof Refused ? error.reason : `the fetch failed: ${errorCode(error)}` })
       })
   }
 }

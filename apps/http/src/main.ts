@@ -10,7 +10,12 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
   const choice = storageChoice(config)
   const publicUrl = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
   yield* Effect.logInfo("Starting Octavo").pipe(
-    Effect.annotateLogs({ storage: choice._tag, port: config.port, publicUrl, ...(choice._tag === "pglite" ? { dataDir: choice.dataDir } : {}) })
+    Effect.annotateLogs({
+      storage: choice._tag,
+      port: config.port,
+      publicUrl,
+      ...(choice._tag === "pglite" ? { dataDir: choice.dataDir } : {})
+    })
   )
   return makeHttpApp(storageLayer(choice), {
     publicUrl,

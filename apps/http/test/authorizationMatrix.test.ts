@@ -434,7 +434,10 @@ layer(WorldLive, { excludeTestServices: true })("authorization matrix", (it) => 
       for (const kind of ["spaces", "collections"]) {
         const { collectionId, organizationId } = w.params
         const hidden = yield* call("POST", `/v1/orgs/${organizationId}/${kind}`, { token: w.guest.token, body: { parent: collectionId } })
-        const unknown = yield* call("POST", `/v1/orgs/${organizationId}/${kind}`, { token: w.guest.token, body: { parent: "no-such-collection" } })
+        const unknown = yield* call("POST", `/v1/orgs/${organizationId}/${kind}`, {
+          token: w.guest.token,
+          body: { parent: "no-such-collection" }
+        })
         expect([kind, hidden.status, unknown.status]).toEqual([kind, 400, 400])
         expect(hidden.body.error.message).toBe(unknown.body.error.message.replace("no-such-collection", collectionId))
       }

@@ -14,7 +14,14 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       const base = `/v1/spaces/${spaceId}/change-requests`
       const cr = yield* call("POST", base, { token: w.bob.token, body: { subject: "First pages" } })
       expect(cr.status).toBe(201)
-      expect(cr.body).toMatchObject({ object: "change-request", number: 1, status: "draft", subject: "First pages", outdated: false, revision: space.body.revision })
+      expect(cr.body).toMatchObject({
+        object: "change-request",
+        number: 1,
+        status: "draft",
+        subject: "First pages",
+        outdated: false,
+        revision: space.body.revision
+      })
       expect(cr.headers["location"]).toBe(cr.body.urls.location)
       const edited = yield* call("POST", `${base}/1/content`, {
         token: w.bob.token,
@@ -27,7 +34,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       })
       expect(edited.status).toBe(200)
       const guideId = edited.body.pages[0].id
-      yield* call("POST", `${base}/1/content`, { token: w.bob.token, body: { changes: [{ type: "insert_page", title: "Child", into: guideId }] } })
+      yield* call("POST", `${base}/1/content`, {
+        token: w.bob.token,
+        body: { changes: [{ type: "insert_page", title: "Child", into: guideId }] }
+      })
       const crContent = yield* call("GET", `${base}/${cr.body.id}/content`, { token: w.bob.token })
       expect(crContent.body.pages[0]).toMatchObject({ title: "Guide", pages: [{ title: "Child", path: "guide/child" }] })
       const crPage = yield* call("GET", `${base}/1/content/page/${guideId}?format=document`, { token: w.bob.token })
@@ -52,14 +62,21 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       const counted = yield* call("GET", `/v1/spaces/${spaceId}`, { token: w.bob.token })
       expect(counted.body).toMatchObject({ changeRequests: 1, changeRequestsDraft: 1, changeRequestsOpen: 0 })
       expect((yield* call("PATCH", `${base}/1`, { token: w.bob.token, body: { status: "open" } })).body.status).toBe("open")
-      expect((yield* call("GET", `/v1/spaces/${spaceId}`, { token: w.bob.token })).body).toMatchObject({ changeRequestsOpen: 1, changeRequestsDraft: 0 })
+      expect((yield* call("GET", `/v1/spaces/${spaceId}`, { token: w.bob.token })).body).toMatchObject({
+        changeRequestsOpen: 1,
+        changeRequestsDraft: 0
+      })
 
       // An editor may not merge: that takes review.
       expect((yield* call("POST", `${base}/1/merge`, { token: w.bob.token })).status).toBe(403)
       const merged = yield* call("POST", `${base}/1/merge`, { token: w.alice.token })
       expect(merged.body.result).toBe("merge")
       const after = yield* call("GET", `/v1/spaces/${spaceId}/content`, { token: w.bob.token })
-      expect(after.body).toMatchObject({ id: merged.body.revision, type: "merge", pages: [{ title: "Guide", pages: [{ title: "Child" }] }] })
+      expect(after.body).toMatchObject({
+        id: merged.body.revision,
+        type: "merge",
+        pages: [{ title: "Guide", pages: [{ title: "Child" }] }]
+      })
       expect(after.body.files.map((f: { name: string }) => f.name)).toEqual(["notes.txt"])
       expect((yield* call("GET", `/v1/spaces/${spaceId}`, { token: w.bob.token })).body.revision).toBe(merged.body.revision)
       const old = yield* call("GET", `/v1/spaces/${spaceId}/revisions/${space.body.revision}`, { token: w.bob.token })
@@ -82,7 +99,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       const other = live.body.pages.find((p: { title: string }) => p.title === "Other").id
       const base = `/v1/spaces/${spaceId}/change-requests`
       const cr = yield* call("POST", base, { token: w.alice.token, body: {} })
-      yield* call("POST", `${base}/${cr.body.number}/content`, { token: w.alice.token, body: { changes: [{ type: "update_page", page: shared, title: "From the change request" }] } })
+      yield* call("POST", `${base}/${cr.body.number}/content`, {
+        token: w.alice.token,
+        body: { changes: [{ type: "update_page", page: shared, title: "From the change request" }] }
+      })
       const spaceEdit = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
         token: w.alice.token,
         body: { changes: [{ type: "update_page", page: shared, title: "From the space" }] }
@@ -98,8 +118,14 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       // A second change request touching another page merges after an update.
       const second = yield* call("POST", base, { token: w.alice.token, body: { subject: "Other page" } })
       expect(second.body.number).toBe(2)
-      yield* call("POST", `${base}/2/content`, { token: w.alice.token, body: { changes: [{ type: "update_page", page: other, title: "Renamed" }] } })
-      yield* call("POST", `/v1/spaces/${spaceId}/content`, { token: w.alice.token, body: { changes: [{ type: "insert_page", title: "Late" }] } })
+      yield* call("POST", `${base}/2/content`, {
+        token: w.alice.token,
+        body: { changes: [{ type: "update_page", page: other, title: "Renamed" }] }
+      })
+      yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+        token: w.alice.token,
+        body: { changes: [{ type: "insert_page", title: "Late" }] }
+      })
       expect((yield* call("GET", `${base}/2`, { token: w.alice.token })).body.outdated).toBe(true)
       const updated = yield* call("POST", `${base}/2/update`, { token: w.alice.token })
       expect(updated.body.result).toBe("update")
@@ -120,7 +146,9 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       expect((yield* call("POST", base, { token: w.bob.token, body: { subject: chars(101) } })).status).toBe(400)
       expect((yield* call("PATCH", `${base}/1`, { token: w.bob.token, body: { status: "merged" } })).status).toBe(400)
       expect((yield* call("PATCH", `${base}/1`, { token: w.bob.token, body: { status: "archived" } })).body.status).toBe("archived")
-      expect((yield* call("POST", `${base}/1/content`, { token: w.bob.token, body: { changes: [{ type: "insert_page", title: "X" }] } })).status).toBe(409)
+      expect(
+        (yield* call("POST", `${base}/1/content`, { token: w.bob.token, body: { changes: [{ type: "insert_page", title: "X" }] } })).status
+      ).toBe(409)
       yield* call("POST", base, { token: w.bob.token, body: { subject: "Second" } })
       const drafts = yield* call("GET", `${base}?status=draft`, { token: w.bob.token })
       expect(drafts.body.items.map((c: { number: number }) => c.number)).toEqual([2])
@@ -129,7 +157,12 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       expect((yield* call("GET", `${base}/99`, { token: w.bob.token })).status).toBe(404)
       yield* call("PATCH", `/v1/spaces/${space.body.id}`, { token: w.alice.token, body: { editMode: "locked" } })
       expect((yield* call("POST", `${base}/2/merge`, { token: w.alice.token })).status).toBe(409)
-      for (const [method, path] of [["GET", base], ["POST", base], ["GET", `${base}/2`], ["PATCH", `${base}/2`], ["POST", `${base}/2/merge`], ["GET", `${base}/2/content`]] as const) {
+      for (
+        const [method, path] of [["GET", base], ["POST", base], ["GET", `${base}/2`], ["PATCH", `${base}/2`], ["POST", `${base}/2/merge`], [
+          "GET",
+          `${base}/2/content`
+        ]] as const
+      ) {
         expect([path, (yield* call(method, path, { body: {} })).status]).toEqual([path, 401])
         expect([path, (yield* call(method, path, { token: w.carol.token, body: {} })).status]).toEqual([path, 404])
         expect([path, (yield* call(method, path, { token: w.guest.token, body: {} })).status]).toEqual([path, 404])

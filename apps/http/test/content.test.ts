@@ -56,7 +56,13 @@ const endpoints: ReadonlyArray<{
   { method: "POST", path: (w) => `/v1/spaces/${w.spaceId}/move`, body: { parent: null }, bob: 403, guest: 404 },
   { method: "POST", path: (w) => `/v1/spaces/${w.spaceId}/transfer`, body: "transfer", bob: 403, guest: 404 },
   { method: "GET", path: (w) => `/v1/spaces/${w.spaceId}/custom-fields`, bob: "ok", guest: 404 },
-  { method: "PATCH", path: (w) => `/v1/spaces/${w.spaceId}/custom-fields`, body: { values: { audience: { value: "devs" } } }, bob: "ok", guest: 404 },
+  {
+    method: "PATCH",
+    path: (w) => `/v1/spaces/${w.spaceId}/custom-fields`,
+    body: { values: { audience: { value: "devs" } } },
+    bob: "ok",
+    guest: 404
+  },
   { method: "GET", path: (w) => `/v1/orgs/${w.organizationId}/members/${w.bob.id}/spaces`, bob: "ok", guest: 403 },
   { method: "GET", path: (w) => `/v1/orgs/${w.organizationId}/custom-fields`, bob: "ok", guest: 403 },
   { method: "POST", path: (w) => `/v1/orgs/${w.organizationId}/custom-fields`, body: { name: "x", type: "text" }, bob: 403, guest: 403 },
@@ -74,9 +80,17 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("collections, sp
         const label = `${e.method} ${e.path(w)}`
         expect([label, (yield* call(e.method, e.path(w), { body: e.body })).status]).toEqual([label, 401])
         expect([label, (yield* call(e.method, e.path(w), { token: w.carol.token, body: e.body })).status]).toEqual([label, 404])
-        expect([label, "guest", (yield* call(e.method, e.path(w), { token: w.guest.token, body: e.body })).status]).toEqual([label, "guest", e.guest])
+        expect([label, "guest", (yield* call(e.method, e.path(w), { token: w.guest.token, body: e.body })).status]).toEqual([
+          label,
+          "guest",
+          e.guest
+        ])
         if (e.bob !== "ok") {
-          expect([label, "bob", (yield* call(e.method, e.path(w), { token: w.bob.token, body: e.body })).status]).toEqual([label, "bob", e.bob])
+          expect([label, "bob", (yield* call(e.method, e.path(w), { token: w.bob.token, body: e.body })).status]).toEqual([
+            label,
+            "bob",
+            e.bob
+          ])
         }
       }
       // Nothing changed: the space is still in its collection, live, with its title.
@@ -122,7 +136,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("collections, sp
   it.effect("collections: moving into itself or below is 409; deleting keeps what it holds", () =>
     Effect.gen(function*() {
       const w = yield* contentWorld
-      const inner = yield* call("POST", `/v1/orgs/${w.organizationId}/collections`, { token: w.alice.token, body: { title: "Inner", parent: w.collectionId } })
+      const inner = yield* call("POST", `/v1/orgs/${w.organizationId}/collections`, {
+        token: w.alice.token,
+        body: { title: "Inner", parent: w.collectionId }
+      })
       const cycle = yield* call("POST", `/v1/collections/${w.collectionId}/move`, { token: w.alice.token, body: { parent: inner.body.id } })
       expect(cycle.status).toBe(409)
       expect(cycle.body.error.message).toBe("A collection cannot be moved into itself or one of its descendants")
@@ -194,18 +211,32 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("collections, sp
       expect(copy.status).toBe(201)
       expect(copy.body).toMatchObject({ title: "Handbook", parent: w.collectionId, visibility: "in-collection" })
       expect(copy.body.id).not.toBe(w.spaceId)
-      const third = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Third", parent: w.collectionId } })
-      const order = () => Effect.map(call("GET", `/v1/collections/${w.collectionId}/spaces`, { token: w.alice.token }), (a) =>
-        a.body.items.map((s: { title: string }) => s.title))
+      const third = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, {
+        token: w.alice.token,
+        body: { title: "Third", parent: w.collectionId }
+      })
+      const order = () =>
+        Effect.map(call("GET", `/v1/collections/${w.collectionId}/spaces`, { token: w.alice.token }), (a) =>
+          a.body.items.map((s: { title: string }) => s.title))
       expect(yield* order()).toEqual(["Handbook", "Handbook", "Third"])
-      yield* call("POST", `/v1/spaces/${third.body.id}/move`, { token: w.alice.token, body: { position: { before: { type: "space", space: w.spaceId } } } })
+      yield* call("POST", `/v1/spaces/${third.body.id}/move`, {
+        token: w.alice.token,
+        body: { position: { before: { type: "space", space: w.spaceId } } }
+      })
       expect(yield* order()).toEqual(["Third", "Handbook", "Handbook"])
-      const stray = yield* call("POST", `/v1/spaces/${third.body.id}/move`, { token: w.alice.token, body: { parent: null, position: { after: { type: "space", space: w.spaceId } } } })
+      const stray = yield* call("POST", `/v1/spaces/${third.body.id}/move`, {
+        token: w.alice.token,
+        body: { parent: null, position: { after: { type: "space", space: w.spaceId } } }
+      })
       expect(stray.status).toBe(400)
       expect(stray.body.error.message).toContain("position.after.space")
       const paged = yield* call("GET", `/v1/collections/${w.collectionId}/spaces?limit=2`, { token: w.alice.token })
-      const rest = yield* call("GET", `/v1/collections/${w.collectionId}/spaces?limit=2&page=${paged.body.next.page}`, { token: w.alice.token })
-      expect([...paged.body.items, ...rest.body.items].map((s: { title: string }) => s.title)).toEqual(["Third", "Handbook", "Handbook"])
+      const rest = yield* call("GET", `/v1/collections/${w.collectionId}/spaces?limit=2&page=${paged.body.next.page}`, {
+        token: w.alice.token
+      })
+      expect([...paged.body.items, ...rest.body.items].map((s: { title: string }) =>
+        s.title
+      )).toEqual(["Third", "Handbook", "Handbook"])
     }))
 
   it.effect("spaces: transfer to another organization needs admin in both", () =>
@@ -213,7 +244,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("collections, sp
       const w = yield* contentWorld
       const path = `/v1/spaces/${w.spaceId}/transfer`
       expect((yield* call("POST", path, { token: w.alice.token, body: { organization: w.otherOrganizationId } })).status).toBe(404)
-      const invite = yield* call("POST", `/v1/orgs/${w.otherOrganizationId}/link-invites`, { token: w.carol.token, body: { role: "admin" } })
+      const invite = yield* call("POST", `/v1/orgs/${w.otherOrganizationId}/link-invites`, {
+        token: w.carol.token,
+        body: { role: "admin" }
+      })
       yield* call("POST", `/v1/orgs/${w.otherOrganizationId}/invites/${invite.body.id}`, { token: w.alice.token })
       const moved = yield* call("POST", path, { token: w.alice.token, body: { organization: w.otherOrganizationId } })
       expect(moved.status).toBe(200)
@@ -221,7 +255,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("collections, sp
       expect(moved.body.parent).toBeUndefined()
       expect((yield* call("GET", `/v1/spaces/${w.spaceId}`, { token: w.carol.token })).status).toBe(200)
       expect((yield* call("GET", `/v1/spaces/${w.spaceId}`, { token: w.bob.token })).status).toBe(404)
-      const collection = yield* call("POST", `/v1/collections/${w.collectionId}/transfer`, { token: w.alice.token, body: { organization: w.otherOrganizationId } })
+      const collection = yield* call("POST", `/v1/collections/${w.collectionId}/transfer`, {
+        token: w.alice.token,
+        body: { organization: w.otherOrganizationId }
+      })
       expect(collection.body.organization).toBe(w.otherOrganizationId)
     }))
 
@@ -252,7 +289,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("collections, sp
         const answer = yield* call("POST", base, { token: w.alice.token, body })
         expect([body, answer.status]).toEqual([body, status])
       }
-      const updated = yield* call("PATCH", `${base}/audience`, { token: w.alice.token, body: { title: "Audience", options: ["devs", "ops", "pms"] } })
+      const updated = yield* call("PATCH", `${base}/audience`, {
+        token: w.alice.token,
+        body: { title: "Audience", options: ["devs", "ops", "pms"] }
+      })
       expect(updated.body).toMatchObject({ name: "audience", type: "select", title: "Audience", options: ["devs", "ops", "pms"] })
       expect((yield* call("GET", `${base}/missing`, { token: w.alice.token })).status).toBe(404)
       const values = `/v1/spaces/${w.spaceId}/custom-fields`
@@ -269,9 +309,16 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("collections, sp
       }
       const before = yield* call("GET", values, { token: w.bob.token })
       expect(before.body.every((v: { value?: unknown }) => v.value === undefined)).toBe(true)
-      expect((yield* call("PATCH", values, { token: w.bob.token, body: { values: { pages: { value: 3 }, audience: { value: "pms" }, flag: { value: true } } } })).status).toBe(204)
+      expect(
+        (yield* call("PATCH", values, {
+          token: w.bob.token,
+          body: { values: { pages: { value: 3 }, audience: { value: "pms" }, flag: { value: true } } }
+        })).status
+      ).toBe(204)
       const after = yield* call("GET", values, { token: w.bob.token })
-      const byName = Object.fromEntries(after.body.map((v: { customField: { name: string }; value?: unknown }) => [v.customField.name, v.value]))
+      const byName = Object.fromEntries(
+        after.body.map((v: { customField: { name: string }; value?: unknown }) => [v.customField.name, v.value])
+      )
       expect(byName).toMatchObject({ pages: 3, audience: "pms", flag: true })
       yield* call("PATCH", values, { token: w.bob.token, body: { values: { pages: { value: null } } } })
       const cleared = yield* call("GET", values, { token: w.bob.token })
@@ -291,6 +338,7 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("collections, sp
           a.body.items.map((r: { space: { id: string } }) => r.space.id))
       expect(yield* spacesOf("")).toEqual([later.body.id, w.spaceId])
       expect(yield* spacesOf("?order=asc")).toEqual([w.spaceId, later.body.id])
-      expect((yield* call("GET", `/v1/orgs/${w.organizationId}/members/${w.bob.id}/spaces?order=up`, { token: w.alice.token })).status).toBe(400)
+      expect((yield* call("GET", `/v1/orgs/${w.organizationId}/members/${w.bob.id}/spaces?order=up`, { token: w.alice.token })).status)
+        .toBe(400)
     }))
 })

@@ -24,7 +24,9 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("invites", (it) 
       expect((yield* call("PATCH", path, { token: w.alice.token, body: { role: "nope" } })).status).toBe(400)
       expect((yield* call("DELETE", path, { token: w.alice.token })).status).toBe(204)
       expect((yield* call("GET", path, { token: w.alice.token })).status).toBe(404)
-      expect((yield* call("GET", `/v1/orgs/${w.otherOrganizationId}/link-invites/${w.inviteId}`, { token: w.carol.token })).status).toBe(404)
+      expect((yield* call("GET", `/v1/orgs/${w.otherOrganizationId}/link-invites/${w.inviteId}`, { token: w.carol.token })).status).toBe(
+        404
+      )
     }))
 
   it.effect("joining with a link gives its role; twice is a conflict; disabled links refuse with 412", () =>
@@ -62,13 +64,18 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("invites", (it) 
       expect((yield* call("GET", `${members}/${fay.id}`, { token: w.alice.token })).body.role).toBe("edit")
       expect((yield* call("GET", `${members}/${gil.id}`, { token: w.alice.token })).body.role).toBe("admin")
       expect((yield* call("GET", `${members}/${w.bob.id}`, { token: w.alice.token })).body.role).toBe("edit")
-      const bad = yield* call("POST", `/v1/orgs/${w.organizationId}/invites`, { token: w.alice.token, body: { emails: ["ok@example.com", "not-an-email"] } })
+      const bad = yield* call("POST", `/v1/orgs/${w.organizationId}/invites`, {
+        token: w.alice.token,
+        body: { emails: ["ok@example.com", "not-an-email"] }
+      })
       expect(bad.status).toBe(400)
       expect(bad.body.error.message).toBe("emails.1: must be an email address")
       expect((yield* call("POST", `/v1/orgs/${w.organizationId}/invites`, { token: w.alice.token, body: { emails: [] } })).status).toBe(400)
       const hundred = Array.from({ length: 100 }, (_, i) => `p${i}@nowhere.example`)
-      expect((yield* call("POST", `/v1/orgs/${w.organizationId}/invites`, { token: w.alice.token, body: { emails: hundred } })).status).toBe(200)
+      expect((yield* call("POST", `/v1/orgs/${w.organizationId}/invites`, { token: w.alice.token, body: { emails: hundred } })).status)
+        .toBe(200)
       const tooMany = [...hundred, "p100@nowhere.example"]
-      expect((yield* call("POST", `/v1/orgs/${w.organizationId}/invites`, { token: w.alice.token, body: { emails: tooMany } })).status).toBe(400)
+      expect((yield* call("POST", `/v1/orgs/${w.organizationId}/invites`, { token: w.alice.token, body: { emails: tooMany } })).status)
+        .toBe(400)
     }))
 })

@@ -18,9 +18,11 @@ const operations = Effect.gen(function*() {
   // Input that does not decode is answered with the API's own 400 body, not the framework's.
   expect(JSON.stringify(answer.body)).not.toContain("HttpApiDecodeError")
   const paths = answer.body.paths as Record<string, Record<string, Operation>>
-  return new Map(Object.entries(paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation] as const)
-  ))
+  return new Map(
+    Object.entries(paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation] as const)
+    )
+  )
 })
 
 const errorStatuses = (operation: Operation | undefined) =>
@@ -36,7 +38,15 @@ describe("the served OpenAPI document", () => {
       expect(errorStatuses(all.get("DELETE /v1/spaces/{spaceId}"))).toEqual(["400", "401", "403", "404", "413", "500"])
       expect(errorStatuses(all.get("GET /v1/spaces/{spaceId}"))).toEqual(["400", "401", "404", "413", "500"])
       expect(errorStatuses(all.get("POST /v1/orgs"))).toEqual(["400", "401", "409", "413", "500"])
-      expect(errorStatuses(all.get("POST /v1/orgs/{organizationId}/invites/{inviteId}"))).toEqual(["400", "401", "404", "409", "412", "413", "500"])
+      expect(errorStatuses(all.get("POST /v1/orgs/{organizationId}/invites/{inviteId}"))).toEqual([
+        "400",
+        "401",
+        "404",
+        "409",
+        "412",
+        "413",
+        "500"
+      ])
       expect(errorStatuses(all.get("POST /v1/spaces/{spaceId}/restore"))).toEqual(["400", "401", "403", "404", "409", "412", "413", "500"])
     }).pipe(Effect.provide(testServer(MemoryStorage)), Effect.scoped))
 

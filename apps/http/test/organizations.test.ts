@@ -61,7 +61,9 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("organizations",
       const user = yield* newUser("Settings")
       const org = yield* call("POST", "/v1/orgs", { token: user.token, body: { title: "Settings" } })
       const path = `/v1/orgs/${org.body.id}`
-      for (const [hostname, status] of [["abc", 200], [chars(32, "b"), 200], ["ab", 400], [chars(33, "c"), 400], ["Bad_Host", 400]] as const) {
+      for (
+        const [hostname, status] of [["abc", 200], [chars(32, "b"), 200], ["ab", 400], [chars(33, "c"), 400], ["Bad_Host", 400]] as const
+      ) {
         const answer = yield* call("PATCH", path, { token: user.token, body: { hostname } })
         expect([hostname, answer.status]).toEqual([hostname, status])
       }

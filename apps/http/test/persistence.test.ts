@@ -47,7 +47,9 @@ describe("persistence across restarts", () => {
       }).pipe(Effect.provide(testServer(storage())))
       expect(readdirSync(join(dataDir, "blobs")).length).toBe(1)
       const text = yield* Effect.gen(function*() {
-        const response = yield* (yield* HttpClient.HttpClient).get(url.replace(PUBLIC_URL, ""), { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+        const response = yield* (yield* HttpClient.HttpClient).get(url.replace(PUBLIC_URL, ""), {
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` }
+        })
         return yield* response.text
       }).pipe(Effect.scoped, Effect.provide(testServer(storage())))
       expect(text).toBe("kept on disk")

@@ -14,12 +14,19 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("search over HTT
       const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Handbook" } })
       const spaceId = space.body.id as string
       const other = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Runbooks" } })
-      const edit = (id: string, changes: ReadonlyArray<unknown>) => call("POST", `/v1/spaces/${id}/content`, { token: w.bob.token, body: { changes } })
-      expect((yield* edit(spaceId, [
-        { type: "insert_page", title: "Deployments", document: { markdown: "How we ship.\n\n## Rolling back\n\nUse the previous release to roll back." } },
-        { type: "insert_page", title: "Releases", document: { markdown: "Every release is tagged. We deploy on Tuesdays." } },
-        { type: "insert_page", title: "Holidays", document: { markdown: "Nothing about shipping." } }
-      ])).status).toBe(200)
+      const edit = (id: string, changes: ReadonlyArray<unknown>) =>
+        call("POST", `/v1/spaces/${id}/content`, { token: w.bob.token, body: { changes } })
+      expect(
+        (yield* edit(spaceId, [
+          {
+            type: "insert_page",
+            title: "Deployments",
+            document: { markdown: "How we ship.\n\n## Rolling back\n\nUse the previous release to roll back." }
+          },
+          { type: "insert_page", title: "Releases", document: { markdown: "Every release is tagged. We deploy on Tuesdays." } },
+          { type: "insert_page", title: "Holidays", document: { markdown: "Nothing about shipping." } }
+        ])).status
+      ).toBe(200)
       yield* edit(other.body.id, [{ type: "insert_page", title: "Incident", document: { markdown: "Roll back first." } }])
 
       const found = yield* call("GET", `/v1/spaces/${spaceId}/search?query=${q("release")}`, { token: w.bob.token })
@@ -50,11 +57,15 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("search over HTT
       })
       const firstPage = yield* call("GET", `/v1/spaces/${spaceId}/search?query=release&limit=1`, { token: w.bob.token })
       expect(bodyAs(PageResults, firstPage).items.map((p) => p.title)).toEqual(["Releases"])
-      const secondPage = yield* call("GET", `/v1/spaces/${spaceId}/search?query=release&limit=1&page=${firstPage.body.next.page}`, { token: w.bob.token })
+      const secondPage = yield* call("GET", `/v1/spaces/${spaceId}/search?query=release&limit=1&page=${firstPage.body.next.page}`, {
+        token: w.bob.token
+      })
       expect(bodyAs(PageResults, secondPage).items.map((p) => p.title)).toEqual(["Deployments"])
       expect(secondPage.body.next).toBeUndefined()
       // A page token belongs to its query.
-      const misused = yield* call("GET", `/v1/spaces/${spaceId}/search?query=deploy&page=${firstPage.body.next.page}`, { token: w.bob.token })
+      const misused = yield* call("GET", `/v1/spaces/${spaceId}/search?query=deploy&page=${firstPage.body.next.page}`, {
+        token: w.bob.token
+      })
       expect(misused.status).toBe(400)
 
       const organization = yield* call("GET", `/v1/orgs/${w.organizationId}/search?query=${q("roll back release")}`, { token: w.bob.token })

@@ -32,6 +32,9 @@ it("the server starts from the environment, logs JSON lines, and stops cleanly o
   child.kill("SIGTERM")
   expect(await exited).toBe(0)
   const lines = output.trim().split("\n").map((line) => JSON.parse(line))
-  expect(lines[0]).toMatchObject({ message: "Starting Octavo", annotations: { storage: "memory", port, publicUrl: "https://octavo.example" } })
+  expect(lines[0]).toMatchObject({
+    message: "Starting Octavo",
+    annotations: { storage: "memory", port, publicUrl: "https://octavo.example" }
+  })
   expect(lines.some((l) => l.annotations?.["http.status"] === 401)).toBe(true)
 }, 30_000)

@@ -4,10 +4,43 @@ import { Effect } from "effect"
 
 /** A PNG of 3×2 pixels: the signature and an IHDR chunk are all an importer reads of it. */
 export const png = Uint8Array.from([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 3, 0, 0, 0, 2, 8, 2, 0, 0, 0, 0, 0, 0, 0
+  0x89,
+  0x50,
+  0x4e,
+  0x47,
+  0x0d,
+  0x0a,
+  0x1a,
+  0x0a,
+  0,
+  0,
+  0,
+  13,
+  0x49,
+  0x48,
+  0x44,
+  0x52,
+  0,
+  0,
+  0,
+  3,
+  0,
+  0,
+  0,
+  2,
+  8,
+  2,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0
 ])
 
-const layout = (title: string, main: string) => `<!doctype html>
+const layout = (title: string, main: string) =>
+  `<!doctype html>
 <html><head><meta charset="utf-8"><title>${title} | Acme</title></head>
 <body>
 <nav><a href="/docs/">Home</a> <a href="/docs/guide/">Guide</a> <a href="/docs/reference.html">Reference</a> <a href="/blog/post.html">Blog</a></nav>
@@ -17,20 +50,29 @@ const layout = (title: string, main: string) => `<!doctype html>
 
 /** A small documentation site: nested pages, a table, a code block, an image and a broken link. */
 const pages: Readonly<Record<string, string>> = {
-  "/docs/": layout("Acme Docs", `<h1>Acme Docs</h1>
+  "/docs/": layout(
+    "Acme Docs",
+    `<h1>Acme Docs</h1>
 <p>Welcome to <strong>Acme</strong>. Start with the <a href="guide/">guide</a> or the <a href="guide/install.html#steps">installation steps</a>.</p>
-<p>The <a href="missing.html">old page</a> is gone.</p>`),
-  "/docs/guide/": layout("Guide", `<h1>Guide</h1>
+<p>The <a href="missing.html">old page</a> is gone.</p>`
+  ),
+  "/docs/guide/": layout(
+    "Guide",
+    `<h1>Guide</h1>
 <p>Read <a href="install.html">Installation</a> first.</p>
 <ul><li>Plan<ul><li>Budget</li></ul></li><li>Build</li></ul>
 <pre><code class="language-sh">acme init --yes
-acme deploy</code></pre>`),
-  "/docs/guide/install.html": layout("Installation", `<h1>Installation</h1>
+acme deploy</code></pre>`
+  ),
+  "/docs/guide/install.html": layout(
+    "Installation",
+    `<h1>Installation</h1>
 <h2 id="steps">Steps</h2>
 <p>Install the zeppelin package.</p>
 <img src="/docs/img/diagram.png" alt="Diagram">
 <table><thead><tr><th>OS</th><th>Command</th></tr></thead>
-<tbody><tr><td>Linux</td><td><code>apt install acme</code></td></tr><tr><td>macOS</td><td><code>brew install acme</code></td></tr></tbody></table>`),
+<tbody><tr><td>Linux</td><td><code>apt install acme</code></td></tr><tr><td>macOS</td><td><code>brew install acme</code></td></tr></tbody></table>`
+  ),
   "/docs/reference.html": layout("Reference", `<h1>Reference</h1><p>Back to <a href="/docs/">the start</a>.</p>`),
   "/blog/post.html": layout("Blog", `<h1>Blog</h1><p>Outside the docs.</p>`)
 }

@@ -5,11 +5,43 @@ import { Effect } from "effect"
 import { call, PUBLIC_URL, testServer } from "./harness.js"
 import { world } from "./scenario.js"
 
-const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 4, 0, 0, 0, 3, 8, 6, 0, 0, 0])
+const png = new Uint8Array([
+  0x89,
+  0x50,
+  0x4e,
+  0x47,
+  0x0d,
+  0x0a,
+  0x1a,
+  0x0a,
+  0,
+  0,
+  0,
+  13,
+  0x49,
+  0x48,
+  0x44,
+  0x52,
+  0,
+  0,
+  0,
+  4,
+  0,
+  0,
+  0,
+  3,
+  8,
+  6,
+  0,
+  0,
+  0
+])
 
 const download = (url: string, token: string) =>
   Effect.gen(function*() {
-    const response = yield* (yield* HttpClient.HttpClient).get(url.replace(PUBLIC_URL, ""), { headers: { authorization: `Bearer ${token}` } })
+    const response = yield* (yield* HttpClient.HttpClient).get(url.replace(PUBLIC_URL, ""), {
+      headers: { authorization: `Bearer ${token}` }
+    })
     return { status: response.status, type: response.headers["content-type"], bytes: new Uint8Array(yield* response.arrayBuffer) }
   }).pipe(Effect.scoped, Effect.orDie)
 
@@ -32,9 +64,22 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
       })
       expect(first.status).toBe(200)
       const guide = first.body.pages[0]
-      expect(guide).toMatchObject({ object: "page", type: "document", title: "Guide", slug: "guide", path: "guide", markdown: "See [the API](https://example.com/api) and **more**." })
+      expect(guide).toMatchObject({
+        object: "page",
+        type: "document",
+        title: "Guide",
+        slug: "guide",
+        path: "guide",
+        markdown: "See [the API](https://example.com/api) and **more**."
+      })
       const file = first.body.files[0]
-      expect(file).toMatchObject({ object: "file", name: "diagram.png", contentType: "image/png", size: png.length, dimensions: { width: 4, height: 3 } })
+      expect(file).toMatchObject({
+        object: "file",
+        name: "diagram.png",
+        contentType: "image/png",
+        size: png.length,
+        dimensions: { width: 4, height: 3 }
+      })
       const bytes = yield* download(file.downloadURL, w.bob.token)
       expect(bytes).toEqual({ status: 200, type: "image/png", bytes: png })
 
@@ -151,7 +196,8 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
       expect((yield* call("POST", path, { token: w.bob.token, body: { changes: [] } })).status).toBe(400)
       const duplicate = yield* call("POST", path, { token: w.bob.token, body: { changes: [{ type: "insert_page", title: "P0" }] } })
       expect(duplicate.status).toBe(409)
-      expect((yield* call("POST", path, { token: w.bob.token, body: { changes: [{ type: "insert_page", slug: "Bad Slug" }] } })).status).toBe(400)
+      expect((yield* call("POST", path, { token: w.bob.token, body: { changes: [{ type: "insert_page", slug: "Bad Slug" }] } })).status)
+        .toBe(400)
       const nul = yield* call("POST", path, { token: w.bob.token, body: { changes: [{ type: "insert_page", title: "Bad\u0000title" }] } })
       expect(nul.status).toBe(400)
       expect(nul.body.error.message).toContain("must not contain NUL characters")
@@ -164,7 +210,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
     Effect.gen(function*() {
       const w = yield* world
       const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Docs" } })
-      const edit = yield* call("POST", `/v1/spaces/${space.body.id}/content`, { token: w.alice.token, body: { changes: [{ type: "insert_page", title: "A" }] } })
+      const edit = yield* call("POST", `/v1/spaces/${space.body.id}/content`, {
+        token: w.alice.token,
+        body: { changes: [{ type: "insert_page", title: "A" }] }
+      })
       const pageId = edit.body.pages[0].id
       const reads = [
         `/v1/spaces/${space.body.id}/content`,

@@ -13,7 +13,14 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("teams", (it) =>
       const base = `/v1/orgs/${w.organizationId}/teams`
       const created = yield* call("PUT", base, { token: w.alice.token, body: { title: chars(64), members: [w.alice.id, w.bob.id] } })
       expect(created.status).toBe(201)
-      expect(created.body).toEqual({ object: "team", id: created.body.id, title: chars(64), members: 2, spaces: 0, createdAt: created.body.createdAt })
+      expect(created.body).toEqual({
+        object: "team",
+        id: created.body.id,
+        title: chars(64),
+        members: 2,
+        spaces: 0,
+        createdAt: created.body.createdAt
+      })
       expect(created.headers["location"]).toBe(`https://docs.test/v1/orgs/${w.organizationId}/teams/${created.body.id}`)
       expect((yield* call("PUT", base, { token: w.alice.token, body: { title: "x" } })).status).toBe(201)
       const tooLong = yield* call("PUT", base, { token: w.alice.token, body: { title: chars(65) } })
@@ -61,13 +68,18 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("teams", (it) =>
       const base = `/v1/orgs/${w.organizationId}/teams/${w.teamId}/members`
       const listed = yield* call("GET", base, { token: w.bob.token })
       expect(listed.body.count).toBe(1)
-      expect(listed.body.items[0]).toMatchObject({ organization: { object: "member", id: w.bob.id, role: "edit" }, team: { role: "member" } })
+      expect(listed.body.items[0]).toMatchObject({
+        organization: { object: "member", id: w.bob.id, role: "edit" },
+        team: { role: "member" }
+      })
       expect((yield* call("PUT", `${base}/${w.bob.id}`, { token: w.alice.token, body: { role: "owner" } })).status).toBe(204)
       const dana = yield* newUser("Dana")
       yield* addMember(w.organizationId, w.alice, dana, "read")
       // Bob owns the team now: he manages its members without being an admin.
       expect((yield* call("PUT", `${base}/${dana.id}`, { token: w.bob.token, body: {} })).status).toBe(204)
-      expect((yield* call("PATCH", `/v1/orgs/${w.organizationId}/teams/${w.teamId}`, { token: w.bob.token, body: { title: "Bob's" } })).status).toBe(200)
+      expect(
+        (yield* call("PATCH", `/v1/orgs/${w.organizationId}/teams/${w.teamId}`, { token: w.bob.token, body: { title: "Bob's" } })).status
+      ).toBe(200)
       const roles = yield* call("GET", base, { token: w.bob.token })
       expect(roles.body.items.map((r: { organization: { id: string }; team: { role: string } }) => [r.organization.id, r.team.role]))
         .toEqual([[w.bob.id, "owner"], [dana.id, "member"]])
@@ -86,7 +98,11 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("teams", (it) =>
       yield* addMember(w.organizationId, w.alice, erin, "read")
       const update = yield* call("PUT", base, {
         token: w.alice.token,
-        body: { add: [erin.email, w.alice.id, w.guest.id], remove: [w.guest.id, w.bob.email], memberships: { [w.alice.id]: { role: "owner" } } }
+        body: {
+          add: [erin.email, w.alice.id, w.guest.id],
+          remove: [w.guest.id, w.bob.email],
+          memberships: { [w.alice.id]: { role: "owner" } }
+        }
       })
       expect(update.status).toBe(204)
       const after = yield* call("GET", base, { token: w.alice.token })

@@ -138,7 +138,13 @@ describe("WebFetch", () => {
       Effect.gen(function*() {
         const server = yield* serve(site)
         const fetched = yield* fetchWith(loopbackOnly, `${server.origin}/#top`)
-        expect(fetched).toEqual({ url: `${server.origin}/`, status: 200, contentType: "text/html", charset: "UTF-8", body: new TextEncoder().encode(page) })
+        expect(fetched).toEqual({
+          url: `${server.origin}/`,
+          status: 200,
+          contentType: "text/html",
+          charset: "UTF-8",
+          body: new TextEncoder().encode(page)
+        })
         expect(server.headers.get("/")).toMatchObject({
           host: `127.0.0.1:${server.port}`,
           "user-agent": "Octavo-Importer/1.0",
@@ -209,7 +215,9 @@ describe("WebFetch", () => {
           expect([error._tag, error.url, error.reason]).toEqual(["FetchFailed", url, reason])
         }
         const byName = yield* failure(undefined, `http://localhost:${server.port}/`)
-        expect(byName.reason).toMatch(/^the address (127\.0\.0\.1|::1) of localhost is a loopback address, which this server may not fetch$/)
+        expect(byName.reason).toMatch(
+          /^the address (127\.0\.0\.1|::1) of localhost is a loopback address, which this server may not fetch$/
+        )
         expect(server.requested).toEqual([])
       }))
 
@@ -227,7 +235,10 @@ describe("WebFetch", () => {
         ] as const
         for (const [url, kind] of refused) {
           const error = yield* failure(undefined, url)
-          expect([url, error.reason]).toEqual([url, expect.stringContaining(`is a${kind === "unspecified, multicast or reserved" ? "n" : ""} ${kind} address`)])
+          expect([url, error.reason]).toEqual([
+            url,
+            expect.stringContaining(`is a${kind === "unspecified, multicast or reserved" ? "n" : ""} ${kind} address`)
+          ])
         }
       }))
 

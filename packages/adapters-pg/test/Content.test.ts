@@ -180,18 +180,28 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
 
           // An edit, a deletion, and a deletion of something that was never there.
           const plain2 = { ...plain, title: "Plain, edited", updatedAt: new Date(1_700_000_000_100) }
-          yield* contents.save(r2!, space, r1!, delta({
-            pages: [plain2],
-            deletedPages: [full.id, F.pageId("chain-nowhere")],
-            deletedFiles: [doc.id]
-          }))
+          yield* contents.save(
+            r2!,
+            space,
+            r1!,
+            delta({
+              pages: [plain2],
+              deletedPages: [full.id, F.pageId("chain-nowhere")],
+              deletedFiles: [doc.id]
+            })
+          )
           // The deleted page comes back with other content; a page upserted and deleted in one delta is deleted.
           const full3 = { ...full, title: "Full again", parentId: null }
-          yield* contents.save(r3!, space, r2!, delta({
-            pages: [full3, F.page("chain-gone"), { ...plain2, title: "first" }, { ...plain2, title: "last wins" }],
-            deletedPages: [F.pageId("chain-gone")],
-            files: [doc]
-          }))
+          yield* contents.save(
+            r3!,
+            space,
+            r2!,
+            delta({
+              pages: [full3, F.page("chain-gone"), { ...plain2, title: "first" }, { ...plain2, title: "last wins" }],
+              deletedPages: [F.pageId("chain-gone")],
+              files: [doc]
+            })
+          )
           yield* contents.save(r4!, space, r3!, delta())
           // A branch from r1 sees none of r2's changes.
           const branch = F.page("chain-branch")
@@ -243,8 +253,7 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
         Effect.gen(function*() {
           const contents = yield* RevisionContentRepository
           const unitOfWork = yield* UnitOfWork
-          const save = (id: string) =>
-            contents.save(F.revisionId(id), F.spaceId("uow-space"), null, delta({ pages: [F.page(`${id}-p`)] }))
+          const save = (id: string) => contents.save(F.revisionId(id), F.spaceId("uow-space"), null, delta({ pages: [F.page(`${id}-p`)] }))
           const failed = yield* Effect.either(unitOfWork.transaction(Effect.zipRight(save("uow-dropped"), Effect.fail("later failure"))))
           expect(Either.isLeft(failed)).toBe(true)
           yield* unitOfWork.transaction(save("uow-kept"))
@@ -253,8 +262,7 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
           expect(yield* storedRows("revision_contents", "uow-")).toBe(1)
         }))
 
-      it.effect("loads what a reference computes in memory for a random sequence of deltas", () =>
-        randomHistory("random-", 20_240_601, 60))
+      it.effect("loads what a reference computes in memory for a random sequence of deltas", () => randomHistory("random-", 20_240_601, 60))
 
       it.effect("loads one page along the chain: the nearest revision that set or deleted it", () =>
         Effect.gen(function*() {
@@ -354,7 +362,8 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
               : i % 4 === 1
               ? delta({ pages: [F.page(`big-new${i}`)] })
               : delta({ pages: [{ ...reference.pages.get(F.pageId(`big-p${i * 37}`))!, title: `Edit ${i}` }] })
-            const id = (n: number) => F.revisionId(`big-r${String(n).padStart(2, "0")}`)
+            const id = (n: number) =>
+              F.revisionId(`big-r${String(n).padStart(2, "0")}`)
             yield* contents.save(id(i), space, id(i - 1), change)
             reference = applyDelta(reference, change)
             expect(yield* storedRows("revision_pages", "big-")).toBe(5_000 + i)

@@ -5,8 +5,10 @@ import { migrate, migrations } from "../src/Migrations.js"
 import { PgliteClient, PgServerClient, PgServerClientInFreshSchema } from "../src/shared/index.js"
 import { serverUrl } from "./helpers.js"
 
-const appliedMigrations = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ readonly id: number; readonly name: string }>`SELECT id, name FROM octavo_migrations ORDER BY id`)
+const appliedMigrations = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql<{ readonly id: number; readonly name: string }>`SELECT id, name FROM octavo_migrations ORDER BY id`
+)
 
 const expected = migrations.map(({ id, name }) => ({ id, name }))
 

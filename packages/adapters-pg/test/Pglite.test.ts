@@ -76,10 +76,12 @@ describe("PgliteClient", () => {
       Effect.promise(() => mkdtemp(join(tmpdir(), "octavo-pglite-"))),
       (dataDir) =>
         Effect.gen(function*() {
-          yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
-            Effect.zipRight(sql`CREATE TABLE items (id integer PRIMARY KEY)`, sql`INSERT INTO items VALUES (7)`)).pipe(
-              Effect.provide(PgliteClient({ dataDir }))
-            )
+          yield* Effect.flatMap(
+            SqlClient.SqlClient,
+            (sql) => Effect.zipRight(sql`CREATE TABLE items (id integer PRIMARY KEY)`, sql`INSERT INTO items VALUES (7)`)
+          ).pipe(
+            Effect.provide(PgliteClient({ dataDir }))
+          )
           const rows = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT id FROM items`).pipe(
             Effect.provide(PgliteClient({ dataDir }))
           )

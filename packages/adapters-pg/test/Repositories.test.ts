@@ -366,8 +366,7 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
           }
         }
       })
-      const allTeams = Effect.flatMap(TeamRepository, (teams) =>
-        allOf((request) => teams.list(F.organizationId(org), {}, request)))
+      const allTeams = Effect.flatMap(TeamRepository, (teams) => allOf((request) => teams.list(F.organizationId(org), {}, request)))
       const teamKeyset = ({ team }: TeamWithCount): Keyset => [team.createdAt.getTime(), team.id]
 
       it.effect("lists teams with member counts, filtered by title and owner, page by page", () =>
@@ -422,8 +421,7 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
                   }))
               )
               yield* walkPages(
-                (request) =>
-                  teams.listForUser(F.organizationId(org), F.userId(user), title === undefined ? {} : { title }, request),
+                (request) => teams.listForUser(F.organizationId(org), F.userId(user), title === undefined ? {} : { title }, request),
                 (request) => pageInMemory(expected, ({ team }) => teamKeyset(team), "asc", request),
                 2
               )
@@ -465,8 +463,10 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
           const invites = yield* InviteRepository
           yield* organizations.insert(F.organization("invite-org"))
           yield* organizations.insert(F.organization("invite-other"))
-          const made = Array.from({ length: 11 }, (_, i) =>
-            F.invite("invite-org", `inv-${"zZaA".charAt(i % 4)}${i}`, "read", new Date(10 * (i % 4))))
+          const made = Array.from(
+            { length: 11 },
+            (_, i) => F.invite("invite-org", `inv-${"zZaA".charAt(i % 4)}${i}`, "read", new Date(10 * (i % 4)))
+          )
           for (const i of made) yield* invites.insert(i)
           yield* invites.insert(F.invite("invite-other", "inv-elsewhere", "admin", new Date(0)))
           const list = (request: PageRequest) => invites.list(F.organizationId("invite-org"), request)
@@ -540,4 +540,3 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
   })
 
 for (const [name, makeLayer] of storages) suite(name, makeLayer)
-

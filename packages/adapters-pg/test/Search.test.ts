@@ -29,7 +29,13 @@ const term = (lexeme: string, prefix = false): SearchTerm => ({ lexeme, prefix }
 const doc = (
   space: string,
   page: string,
-  fields: { readonly title?: string; readonly path?: string; readonly sections?: ReadonlyArray<Section>; readonly titleLexemes?: ReadonlyArray<string>; readonly body?: ReadonlyArray<string> } = {}
+  fields: {
+    readonly title?: string
+    readonly path?: string
+    readonly sections?: ReadonlyArray<Section>
+    readonly titleLexemes?: ReadonlyArray<string>
+    readonly body?: ReadonlyArray<string>
+  } = {}
 ): SearchDocument => {
   const titleLexemes = fields.titleLexemes ?? []
   return {
@@ -125,7 +131,12 @@ const documentArb = (space: string) =>
   }).map((d) => doc(space, d.page, d))
 
 type Step =
-  | { readonly kind: "update"; readonly space: string; readonly documents: ReadonlyArray<SearchDocument>; readonly removed: ReadonlyArray<string> }
+  | {
+    readonly kind: "update"
+    readonly space: string
+    readonly documents: ReadonlyArray<SearchDocument>
+    readonly removed: ReadonlyArray<string>
+  }
   | { readonly kind: "removeSpace"; readonly space: string }
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
@@ -149,7 +160,10 @@ const queryArb: fc.Arbitrary<Generated> = fc.record({
   limit: fc.integer({ min: 1, max: 3 }),
   after: fc.record({
     // Mostly ranks that hits of 1 to 4 terms have, so that the position falls among them.
-    rank: fc.oneof(fc.constantFrom(...[1, 2, 3, 4].flatMap((m) => Array.from({ length: m + 1 }, (_, t) => rankOf(m, t)))), fc.nat(rankOf(0, 0))),
+    rank: fc.oneof(
+      fc.constantFrom(...[1, 2, 3, 4].flatMap((m) => Array.from({ length: m + 1 }, (_, t) => rankOf(m, t)))),
+      fc.nat(rankOf(0, 0))
+    ),
     path: fc.constantFrom("", ...paths),
     space: fc.constantFrom("", ...spaceNames),
     page: fc.constantFrom("", ...pageNames)
@@ -177,7 +191,13 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
             { id: "upd-a", title: "Install", anchor: "", body: "Run it." },
             { id: "setup", title: "Set \"up\" 'now'", anchor: "setup", body: "日本語 🎉 \\ end" }
           ]
-          const a = doc("upd-s", "upd-a", { title: "Installing", path: "guide/install", sections, titleLexemes: ["instal", "installing"], body: ["run"] })
+          const a = doc("upd-s", "upd-a", {
+            title: "Installing",
+            path: "guide/install",
+            sections,
+            titleLexemes: ["instal", "installing"],
+            body: ["run"]
+          })
           const b = doc("upd-s", "upd-b", { path: "faq", body: ["instal", "faq"] })
           yield* index.update(space, [a, b], [])
           yield* index.update(other, [doc("upd-other", "upd-a", { body: ["instal"] })], [])
@@ -241,15 +261,19 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
           const index = yield* SearchIndex
           const [x, y, z] = ["flt-x", "flt-y", "flt-z"].map(F.spaceId) as [SpaceId, SpaceId, SpaceId]
           yield* index.update(x, [doc("flt-x", "flt-1", { body: ["deploy", "helm"] })], [])
-          yield* index.update(y, [doc("flt-y", "flt-1", { titleLexemes: ["deploy"], body: ["helm"] }), doc("flt-y", "flt-2", { body: ["deploy"] })], [])
+          yield* index.update(y, [
+            doc("flt-y", "flt-1", { titleLexemes: ["deploy"], body: ["helm"] }),
+            doc("flt-y", "flt-2", { body: ["deploy"] })
+          ], [])
           yield* index.update(z, [doc("flt-z", "flt-1", { body: ["other"] })], [])
           const terms = [term("deploy"), term("hel", true)]
           expect(pageIdsOf(yield* index.pages([x], terms, first))).toEqual(["flt-1"])
-          expect((yield* index.pages([x, y, z], terms, first)).items.map((hit) => [hit.document.spaceId, hit.matched, hit.titleMatched])).toEqual([
-            ["flt-y", 2, 1],
-            ["flt-x", 2, 0],
-            ["flt-y", 1, 0]
-          ])
+          expect((yield* index.pages([x, y, z], terms, first)).items.map((hit) => [hit.document.spaceId, hit.matched, hit.titleMatched]))
+            .toEqual([
+              ["flt-y", 2, 1],
+              ["flt-x", 2, 0],
+              ["flt-y", 1, 0]
+            ])
           expect(yield* index.spaces([z, x, y], terms, 0, first)).toEqual({
             items: [{ spaceId: y, rank: rankOf(2, 1), pages: [] }, { spaceId: x, rank: rankOf(2, 0), pages: [] }],
             count: 2,
@@ -289,12 +313,17 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
         Effect.gen(function*() {
           const index = yield* SearchIndex
           const space = F.spaceId("big-s")
-          const documents = Array.from({ length: 1_234 }, (_, i) => doc("big-s", `big-${String(i).padStart(4, "0")}`, { body: ["bulk", `w${i % 7}`] }))
+          const documents = Array.from({ length: 1_234 }, (_, i) =>
+            doc("big-s", `big-${String(i).padStart(4, "0")}`, { body: ["bulk", `w${i % 7}`] }))
           yield* index.update(space, documents, [])
           expect((yield* index.pages([space], [term("bulk")], first)).count).toBe(1_234)
           const w3 = yield* index.pages([space], [term("w3")], { limit: 1_000, after: Option.none() })
           expect(w3.count).toBe(176)
-          expect(pageIdsOf(w3)).toEqual(documents.filter((_, i) => i % 7 === 3).map((d) => d.pageId))
+          expect(pageIdsOf(w3)).toEqual(
+            documents.filter((_, i) =>
+              i % 7 === 3
+            ).map((d) => d.pageId)
+          )
         }))
 
       it.effect("keeps the lexemes in a GIN index that serves term and prefix queries", () =>
@@ -321,56 +350,69 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
           let found = 0
           let walked = 0
           let paged = 0
-          const property = fc.asyncProperty(fc.array(stepArb, { minLength: 2, maxLength: 6 }), fc.array(queryArb, { minLength: 1, maxLength: 4 }), (steps, queries) =>
-            Runtime.runPromise(runtime)(Effect.gen(function*() {
-              run++
-              const documents = new Map<string, Map<string, SearchDocument>>()
-              for (const step of steps) {
-                const spaceId = spaceIn(run, step.space)
-                if (step.kind === "removeSpace") {
-                  yield* index.removeSpace(spaceId)
-                  documents.delete(spaceId)
-                  continue
+          const property = fc.asyncProperty(
+            fc.array(stepArb, { minLength: 2, maxLength: 6 }),
+            fc.array(queryArb, { minLength: 1, maxLength: 4 }),
+            (steps, queries) =>
+              Runtime.runPromise(runtime)(Effect.gen(function*() {
+                run++
+                const documents = new Map<string, Map<string, SearchDocument>>()
+                for (const step of steps) {
+                  const spaceId = spaceIn(run, step.space)
+                  if (step.kind === "removeSpace") {
+                    yield* index.removeSpace(spaceId)
+                    documents.delete(spaceId)
+                    continue
+                  }
+                  const held = documents.get(spaceId) ?? new Map<string, SearchDocument>()
+                  const removed = step.removed.map((id) => pageIn(run, step.space, id))
+                  const upserted = inRun(run, step.documents, step.space)
+                  yield* index.update(spaceId, upserted, removed)
+                  for (const id of removed) held.delete(id)
+                  for (const d of upserted) held.set(d.pageId, d)
+                  documents.set(spaceId, held)
                 }
-                const held = documents.get(spaceId) ?? new Map<string, SearchDocument>()
-                const removed = step.removed.map((id) => pageIn(run, step.space, id))
-                const upserted = inRun(run, step.documents, step.space)
-                yield* index.update(spaceId, upserted, removed)
-                for (const id of removed) held.delete(id)
-                for (const d of upserted) held.set(d.pageId, d)
-                documents.set(spaceId, held)
-              }
-              const all = [...documents.values()].flatMap((held) => [...held.values()])
-              for (const query of queries) {
-                const spaceIds = query.spaceIds.map((id) => spaceIn(run, id))
-                const pages = referencePages(all, spaceIds, query.terms)
-                const spaces = referenceSpaces(all, spaceIds, query.terms)
-                found += pages(first).count
-                if (pages(first).count > query.limit) paged++
-                walked += yield* walkPages((request) => Effect.map(index.pages(spaceIds, query.terms, request), comparable), pages, query.limit)
-                yield* walkPages((request) => index.spaces(spaceIds, query.terms, 0, request), spaces, query.limit)
-                // With its best pages, each space brings the first of its own `pages`.
-                yield* walkPages(
-                  (request) =>
-                    Effect.map(index.spaces(spaceIds, query.terms, 2, request), (found) => ({
-                      ...found,
-                      items: found.items.map((hit) => ({ ...hit, pages: hit.pages.map((p) => ({ ...p, document: sortedLexemes(p.document) })) }))
-                    })),
-                  (request) => spaces(request, 2),
-                  query.limit
-                )
-                // A position between items: strictly after it, whatever it is.
-                const { page, path, rank, space } = query.after
-                const pageAfter: PageRequest = {
-                  limit: query.limit,
-                  after: Option.some([`${String(rank).padStart(3, "0")} ${path}`, page === "" ? spaceIn(run, space) : pageIn(run, space, page)])
+                const all = [...documents.values()].flatMap((held) => [...held.values()])
+                for (const query of queries) {
+                  const spaceIds = query.spaceIds.map((id) => spaceIn(run, id))
+                  const pages = referencePages(all, spaceIds, query.terms)
+                  const spaces = referenceSpaces(all, spaceIds, query.terms)
+                  found += pages(first).count
+                  if (pages(first).count > query.limit) paged++
+                  walked += yield* walkPages(
+                    (request) => Effect.map(index.pages(spaceIds, query.terms, request), comparable),
+                    pages,
+                    query.limit
+                  )
+                  yield* walkPages((request) => index.spaces(spaceIds, query.terms, 0, request), spaces, query.limit)
+                  // With its best pages, each space brings the first of its own `pages`.
+                  yield* walkPages(
+                    (request) =>
+                      Effect.map(index.spaces(spaceIds, query.terms, 2, request), (found) => ({
+                        ...found,
+                        items: found.items.map((hit) => ({
+                          ...hit,
+                          pages: hit.pages.map((p) => ({ ...p, document: sortedLexemes(p.document) }))
+                        }))
+                      })),
+                    (request) => spaces(request, 2),
+                    query.limit
+                  )
+                  // A position between items: strictly after it, whatever it is.
+                  const { page, path, rank, space } = query.after
+                  const pageAfter: PageRequest = {
+                    limit: query.limit,
+                    after: Option.some([
+                      `${String(rank).padStart(3, "0")} ${path}`,
+                      page === "" ? spaceIn(run, space) : pageIn(run, space, page)
+                    ])
+                  }
+                  expect(comparable(yield* index.pages(spaceIds, query.terms, pageAfter))).toEqual(pages(pageAfter))
+                  const spaceAfter: PageRequest = { limit: query.limit, after: Option.some([rank, spaceIn(run, space)]) }
+                  expect(yield* index.spaces(spaceIds, query.terms, 0, spaceAfter)).toEqual(spaces(spaceAfter))
                 }
-                expect(comparable(yield* index.pages(spaceIds, query.terms, pageAfter))).toEqual(pages(pageAfter))
-                const spaceAfter: PageRequest = { limit: query.limit, after: Option.some([rank, spaceIn(run, space)]) }
-                expect(yield* index.spaces(spaceIds, query.terms, 0, spaceAfter)).toEqual(spaces(spaceAfter))
-              }
-              for (const spaceId of documents.keys()) yield* index.removeSpace(F.spaceId(spaceId))
-            }))
+                for (const spaceId of documents.keys()) yield* index.removeSpace(F.spaceId(spaceId))
+              }))
           )
           yield* Effect.promise(() => fc.assert(property, { numRuns: 40 }))
           // The runs were not trivially empty (typically 150 to 200 hits, 25 to 35 queries over several pages).

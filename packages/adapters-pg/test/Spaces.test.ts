@@ -383,8 +383,10 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
           const fields = yield* CustomFieldRepository
           yield* organizations.insert(F.organization("cf-org"))
           yield* organizations.insert(F.organization("cf-other"))
-          const made = Array.from({ length: 9 }, (_, i) =>
-            F.customField("cf-org", `cf-${"zZaA".charAt(i % 4)}${i}`, { createdAt: new Date(10 * (i % 3)) }))
+          const made = Array.from(
+            { length: 9 },
+            (_, i) => F.customField("cf-org", `cf-${"zZaA".charAt(i % 4)}${i}`, { createdAt: new Date(10 * (i % 3)) })
+          )
           const full = F.customField("cf-org", "cf-full", {
             name: "audience",
             type: "multi-select",
@@ -407,11 +409,13 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
 
           const all = [...made, full]
           const keysetOf = (f: (typeof all)[number]): Keyset => [f.createdAt.getTime(), f.id]
-          expect(yield* walkPages(
-            (request) => fields.list(F.organizationId("cf-org"), request),
-            (request) => pageInMemory(all, keysetOf, "asc", request),
-            4
-          )).toBe(10)
+          expect(
+            yield* walkPages(
+              (request) => fields.list(F.organizationId("cf-org"), request),
+              (request) => pageInMemory(all, keysetOf, "asc", request),
+              4
+            )
+          ).toBe(10)
           expect(yield* fields.listAll(F.organizationId("cf-org"))).toEqual(pageInMemory(all, keysetOf, "asc", first()).items)
 
           const { options: _, placeholder: __, ...cleared } = { ...full, title: "Readers", updatedAt: new Date(99) }
@@ -448,7 +452,8 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
           const fields = yield* CustomFieldRepository
           yield* organizations.insert(F.organization("cf-values"))
           const [text, number, flag, multi] = (["text", "number", "boolean", "multi-select"] as const).map((type) =>
-            F.customField("cf-values", `cf-values-${type}`, { type }))
+            F.customField("cf-values", `cf-values-${type}`, { type })
+          )
           for (const f of [text!, number!, flag!, multi!]) yield* fields.insert(f)
           const s = F.spaceId("cf-values-space")
           const other = F.spaceId("cf-values-other")
@@ -464,12 +469,17 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
           expect(yield* fields.valuesOf(other)).toEqual(new Map<CustomFieldId, CustomFieldValue>([[text!.id, "other"], [multi!.id, []]]))
 
           // One write replaces some values, clears others, and leaves the rest.
-          yield* fields.setValues(s, new Map<CustomFieldId, CustomFieldValue | null>([[number!.id, -1e21], [flag!.id, null], [text!.id, "12"]]))
-          expect(yield* fields.valuesOf(s)).toEqual(new Map<CustomFieldId, CustomFieldValue>([
-            [text!.id, "12"],
-            [number!.id, -1e21],
-            [multi!.id, ["b", "a", "b"]]
-          ]))
+          yield* fields.setValues(
+            s,
+            new Map<CustomFieldId, CustomFieldValue | null>([[number!.id, -1e21], [flag!.id, null], [text!.id, "12"]])
+          )
+          expect(yield* fields.valuesOf(s)).toEqual(
+            new Map<CustomFieldId, CustomFieldValue>([
+              [text!.id, "12"],
+              [number!.id, -1e21],
+              [multi!.id, ["b", "a", "b"]]
+            ])
+          )
           // Clearing what is not set, and an empty write, change nothing.
           yield* fields.setValues(s, new Map([[flag!.id, null]]))
           yield* fields.setValues(s, new Map())
@@ -477,10 +487,12 @@ const suite = (name: string, makeLayer: () => Layer.Layer<StoragePorts>) =>
 
           yield* fields.delete(text!.id)
           expect(yield* fields.findByName(F.organizationId("cf-values"), text!.name)).toEqual(Option.none())
-          expect(yield* fields.valuesOf(s)).toEqual(new Map<CustomFieldId, CustomFieldValue>([
-            [number!.id, -1e21],
-            [multi!.id, ["b", "a", "b"]]
-          ]))
+          expect(yield* fields.valuesOf(s)).toEqual(
+            new Map<CustomFieldId, CustomFieldValue>([
+              [number!.id, -1e21],
+              [multi!.id, ["b", "a", "b"]]
+            ])
+          )
           expect(yield* fields.valuesOf(other)).toEqual(new Map<CustomFieldId, CustomFieldValue>([[multi!.id, []]]))
           expect((yield* fields.valuesOf(F.spaceId("cf-values-nothing"))).size).toBe(0)
         }))

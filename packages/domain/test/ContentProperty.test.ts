@@ -21,7 +21,10 @@ type Intent =
   | { readonly kind: "delete"; readonly page: number }
 
 const intent: fc.Arbitrary<Intent> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant("insert" as const), title: fc.nat(6), into: fc.option(fc.nat(30)), at: fc.nat(3) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constant("insert" as const), title: fc.nat(6), into: fc.option(fc.nat(30)), at: fc.nat(3) })
+  },
   {
     weight: 3,
     arbitrary: fc.record({

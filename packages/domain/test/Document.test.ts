@@ -36,7 +36,10 @@ describe("markdown", () => {
   })
 
   it("reads front matter and the first heading; slugs from titles", () => {
-    const read = readMarkdown("---\ndescription: \"Intro\"\nicon: book\nhidden: true\nlayout:\n  cover:\n    visible: false\n  outline:\n    visible: true\n---\n# Hello *world*\n\nBody", false)
+    const read = readMarkdown(
+      "---\ndescription: \"Intro\"\nicon: book\nhidden: true\nlayout:\n  cover:\n    visible: false\n  outline:\n    visible: true\n---\n# Hello *world*\n\nBody",
+      false
+    )
     expect(read).toEqual({
       body: "Body",
       title: "Hello *world*",

@@ -33,7 +33,11 @@ const markdownOf = (html: string, rewrite: MarkdownRewrite = asIs): string => re
 
 describe("readHtml: markdown", () => {
   it("writes headings as # to ######, their text only", () => {
-    expect(markdownOf("<h1>Title</h1><h1>One <em>big</em></h1><h2>Two <a href='/x'>linked</a></h2><h3>Three</h3><h4>Four</h4><h5>Five</h5><h6>Six <code>x</code></h6>"))
+    expect(
+      markdownOf(
+        "<h1>Title</h1><h1>One <em>big</em></h1><h2>Two <a href='/x'>linked</a></h2><h3>Three</h3><h4>Four</h4><h5>Five</h5><h6>Six <code>x</code></h6>"
+      )
+    )
       .toBe("# One big\n\n## Two linked\n\n### Three\n\n#### Four\n\n##### Five\n\n###### Six x\n")
   })
 
@@ -80,8 +84,15 @@ describe("readHtml: markdown", () => {
         return `.gitbook/assets/${url.split("/").pop() ?? ""}`
       }
     }
-    expect(markdownOf("<p>See <a href='setup.html#install'>the setup</a>, <a href='https://other.org/a b?q=(1)'>elsewhere</a> and <img src='../img/shot.png' alt='A shot'>.</p>", rewrite))
-      .toBe("See [the setup](/imported/guide/setup.html#install), [elsewhere](https://other.org/a%20b?q=%281%29) and ![A shot](.gitbook/assets/shot.png).\n")
+    expect(
+      markdownOf(
+        "<p>See <a href='setup.html#install'>the setup</a>, <a href='https://other.org/a b?q=(1)'>elsewhere</a> and <img src='../img/shot.png' alt='A shot'>.</p>",
+        rewrite
+      )
+    )
+      .toBe(
+        "See [the setup](/imported/guide/setup.html#install), [elsewhere](https://other.org/a%20b?q=%281%29) and ![A shot](.gitbook/assets/shot.png).\n"
+      )
     expect(calls).toEqual([
       "link https://docs.example.com/guide/setup.html#install",
       "link https://other.org/a%20b?q=(1)",
@@ -90,12 +101,20 @@ describe("readHtml: markdown", () => {
   })
 
   it("keeps mailto links, renders javascript links and data images without a target", () => {
-    expect(markdownOf("<p><a href='mailto:team@example.com'>Mail us</a> <a href='javascript:void(0)'>Menu</a> <img src='data:image/png;base64,AAAA' alt='dot'> <a name='anchor'>here</a></p>"))
+    expect(
+      markdownOf(
+        "<p><a href='mailto:team@example.com'>Mail us</a> <a href='javascript:void(0)'>Menu</a> <img src='data:image/png;base64,AAAA' alt='dot'> <a name='anchor'>here</a></p>"
+      )
+    )
       .toBe("[Mail us](mailto:team@example.com) Menu here\n")
   })
 
   it("writes an image inside a link, and names an icon-only link by its label", () => {
-    expect(markdownOf("<p><a href='/home'><img src='/logo.svg' alt='Logo'></a> <a href='/search' aria-label='Search'><svg></svg></a> <a href='/empty'> </a></p>"))
+    expect(
+      markdownOf(
+        "<p><a href='/home'><img src='/logo.svg' alt='Logo'></a> <a href='/search' aria-label='Search'><svg></svg></a> <a href='/empty'> </a></p>"
+      )
+    )
       .toBe("[![Logo](https://docs.example.com/logo.svg)](https://docs.example.com/home) [Search](https://docs.example.com/search)\n")
   })
 
@@ -114,12 +133,20 @@ describe("readHtml: markdown", () => {
   })
 
   it("indents nested lists under their item", () => {
-    expect(markdownOf("<ul><li>Fruit<ul><li>Apple</li><li>Pear<ol><li>Conference</li></ol></li></ul></li><li>Bread</li></ul><ol start='9'><li>Nine<ul><li>Sub</li></ul></li><li>Ten</li></ol>"))
+    expect(
+      markdownOf(
+        "<ul><li>Fruit<ul><li>Apple</li><li>Pear<ol><li>Conference</li></ol></li></ul></li><li>Bread</li></ul><ol start='9'><li>Nine<ul><li>Sub</li></ul></li><li>Ten</li></ol>"
+      )
+    )
       .toBe("- Fruit\n  - Apple\n  - Pear\n    1. Conference\n- Bread\n\n9. Nine\n   - Sub\n10. Ten\n")
   })
 
   it("writes items of several paragraphs as a loose list, code blocks indented within", () => {
-    expect(markdownOf("<ol><li><p>Install:</p><pre><code>npm i\n\nnpm test</code></pre></li><li><p>Run it.</p><p>Then stop.</p></li><li>Done</li></ol>"))
+    expect(
+      markdownOf(
+        "<ol><li><p>Install:</p><pre><code>npm i\n\nnpm test</code></pre></li><li><p>Run it.</p><p>Then stop.</p></li><li>Done</li></ol>"
+      )
+    )
       .toBe("1. Install:\n\n   ```\n   npm i\n\n   npm test\n   ```\n\n2. Run it.\n\n   Then stop.\n\n3. Done\n")
   })
 
@@ -133,7 +160,9 @@ describe("readHtml: markdown", () => {
   })
 
   it("writes task list checkboxes", () => {
-    expect(markdownOf("<ul><li><input type='checkbox' checked> Done</li><li><input type='checkbox'> To do</li></ul>")).toBe("- [x] Done\n- [ ] To do\n")
+    expect(markdownOf("<ul><li><input type='checkbox' checked> Done</li><li><input type='checkbox'> To do</li></ul>")).toBe(
+      "- [x] Done\n- [ ] To do\n"
+    )
   })
 
   it("fences code blocks with their language, verbatim, the fence longer than any backtick run", () => {
@@ -141,22 +170,34 @@ describe("readHtml: markdown", () => {
       .toBe("```js\nif (a < b && c) {\n  log(`x`)\n}\n```\n")
     expect(markdownOf("<pre><code class='lang-py'>print('*not* _markdown_')</code></pre>")).toBe("```py\nprint('*not* _markdown_')\n```\n")
     expect(markdownOf("<pre class='language-sh'>echo ```\n<b>bold</b> stays text</pre>")).toBe("````sh\necho ```\nbold stays text\n````\n")
-    expect(markdownOf("<pre><code><span class='line'>one</span><br><span class='line'>two</span></code></pre>")).toBe("```\none\ntwo\n```\n")
+    expect(markdownOf("<pre><code><span class='line'>one</span><br><span class='line'>two</span></code></pre>")).toBe(
+      "```\none\ntwo\n```\n"
+    )
   })
 
   it("writes tables with their header row, escaping pipes and flattening cells", () => {
-    expect(markdownOf("<table><thead><tr><th>Name</th><th align='right'>Value</th></tr></thead><tbody><tr><td><code>a|b</code></td><td><p>one</p><p>two<br>three</p></td></tr><tr><td><a href='/x'>x</a></td><td>*</td></tr></tbody></table>"))
+    expect(
+      markdownOf(
+        "<table><thead><tr><th>Name</th><th align='right'>Value</th></tr></thead><tbody><tr><td><code>a|b</code></td><td><p>one</p><p>two<br>three</p></td></tr><tr><td><a href='/x'>x</a></td><td>*</td></tr></tbody></table>"
+      )
+    )
       .toBe("| Name | Value |\n| --- | ---: |\n| `a\\|b` | one two three |\n| [x](https://docs.example.com/x) | \\* |\n")
   })
 
   it("takes the first row as the header of a table without one, and fills spanned cells", () => {
-    expect(markdownOf("<table><caption>Totals</caption><tr><td>a</td><td>b</td><td>c</td></tr><tr><td colspan='2'>wide</td><td>1</td></tr><tr><td rowspan='2'>tall</td><td>2</td></tr><tr><td>3</td></tr></table>"))
+    expect(
+      markdownOf(
+        "<table><caption>Totals</caption><tr><td>a</td><td>b</td><td>c</td></tr><tr><td colspan='2'>wide</td><td>1</td></tr><tr><td rowspan='2'>tall</td><td>2</td></tr><tr><td>3</td></tr></table>"
+      )
+    )
       .toBe("Totals\n\n| a | b | c |\n| --- | --- | --- |\n| wide |  | 1 |\n| tall | 2 |  |\n|  | 3 |  |\n")
   })
 
   it("writes at most 64 columns, the cells past them joining the last", () => {
     const cells = Array.from({ length: 100 }, (_, i) => `<td>c${i}</td>`).join("")
-    const [header, delimiter, row] = markdownOf(`<table><tr>${cells}</tr><tr><td colspan='100'>a</td><td>b</td><td colspan='9'>c</td></tr></table>`).split("\n")
+    const [header, delimiter, row] = markdownOf(
+      `<table><tr>${cells}</tr><tr><td colspan='100'>a</td><td>b</td><td colspan='9'>c</td></tr></table>`
+    ).split("\n")
     const joined = Array.from({ length: 37 }, (_, i) => `c${i + 63}`).join(" ")
     expect(header).toBe(`| ${[...Array.from({ length: 63 }, (_, i) => `c${i}`), joined].join(" | ")} |`)
     expect(delimiter).toBe(`| ${Array(64).fill("---").join(" | ")} |`)
@@ -175,7 +216,9 @@ describe("readHtml: markdown", () => {
     // Up to the limit, a table is still a table: 156 rows of 64 cells, but not 157.
     const table = (rows: number) => markdownOf(`<table>${`<tr>${"<td>x</td>".repeat(64)}</tr>`.repeat(rows)}</table>`)
     const row = Array(64).fill("x")
-    expect(table(156)).toBe(`${[`| ${row.join(" | ")} |`, `| ${Array(64).fill("---").join(" | ")} |`, ...Array(155).fill(`| ${row.join(" | ")} |`)].join("\n")}\n`)
+    expect(table(156)).toBe(
+      `${[`| ${row.join(" | ")} |`, `| ${Array(64).fill("---").join(" | ")} |`, ...Array(155).fill(`| ${row.join(" | ")} |`)].join("\n")}\n`
+    )
     expect(table(157)).toBe(`${Array(157).fill(row.join(" | ")).join("\n\n")}\n`)
   })
 
@@ -201,21 +244,37 @@ describe("readHtml: markdown", () => {
     expect(markdownOf("<p>Use *stars*, _under_scores_, `ticks`, [brackets] and ~tilde~ in 1.5 km. That's it!</p>"))
       .toBe("Use \\*stars\\*, \\_under\\_scores\\_, \\`ticks\\`, \\[brackets\\] and \\~tilde\\~ in 1.5 km. That's it!\n")
     expect(markdownOf("<p>&lt;div&gt; &amp;copy; a &lt; b &amp; c \\* C:\\Temp</p>")).toBe("\\<div> \\&copy; a < b & c \\\\\\* C:\\Temp\n")
-    expect(markdownOf("<p># Not a heading</p><p>- not an item</p><p>+ nor this</p><p>12. nor this</p><p>3) nor</p><p>&gt; no quote</p><p>---</p><p>a<br>===</p><p>#hashtag -dash 2.0</p>"))
-      .toBe("\\# Not a heading\n\n\\- not an item\n\n\\+ nor this\n\n12\\. nor this\n\n3\\) nor\n\n\\> no quote\n\n\\---\n\na\\\n\\===\n\n#hashtag -dash 2.0\n")
+    expect(
+      markdownOf(
+        "<p># Not a heading</p><p>- not an item</p><p>+ nor this</p><p>12. nor this</p><p>3) nor</p><p>&gt; no quote</p><p>---</p><p>a<br>===</p><p>#hashtag -dash 2.0</p>"
+      )
+    )
+      .toBe(
+        "\\# Not a heading\n\n\\- not an item\n\n\\+ nor this\n\n12\\. nor this\n\n3\\) nor\n\n\\> no quote\n\n\\---\n\na\\\n\\===\n\n#hashtag -dash 2.0\n"
+      )
     expect(markdownOf("<p>Wow!<a href='/x'>link</a></p>")).toBe("Wow\\![link](https://docs.example.com/x)\n")
-    expect(markdownOf("<p>Mail &lt;me@example.com&gt; or &lt;https://example.com&gt;, 1 &lt; 2</p>")).toBe("Mail \\<me@example.com> or \\<https://example.com>, 1 < 2\n")
+    expect(markdownOf("<p>Mail &lt;me@example.com&gt; or &lt;https://example.com&gt;, 1 &lt; 2</p>")).toBe(
+      "Mail \\<me@example.com> or \\<https://example.com>, 1 < 2\n"
+    )
     expect(markdownOf("<p>a<br>- - -<br>b | c<br>--|--</p>")).toBe("a\\\n\\- - -\\\nb | c\\\n\\--|--\n")
     expect(markdownOf("<p><b>1</b>. first <b>#</b> tag</p>")).toBe("**1**\\. first **#** tag\n")
   })
 
   it("renders the children of unknown and layout elements", () => {
-    expect(markdownOf("<section><div><span>Hello</span> <my-widget>world</my-widget></div><custom-card><p>Inside</p></custom-card><span>a<div>b</div>c</span></section>"))
+    expect(
+      markdownOf(
+        "<section><div><span>Hello</span> <my-widget>world</my-widget></div><custom-card><p>Inside</p></custom-card><span>a<div>b</div>c</span></section>"
+      )
+    )
       .toBe("Hello world\n\nInside\n\na\n\nb\n\nc\n")
   })
 
   it("drops scripts, styles, forms, buttons, embedded content and hidden elements", () => {
-    expect(markdownOf("<p>Kept</p><script>alert(1)</script><style>p{}</style><noscript>Enable JS</noscript><template><p>t</p></template><svg><text>s</text></svg><iframe src='x'></iframe><form><p>Subscribe</p><input></form><button>Click</button><div hidden>secret</div><span aria-hidden='true'>icon</span>"))
+    expect(
+      markdownOf(
+        "<p>Kept</p><script>alert(1)</script><style>p{}</style><noscript>Enable JS</noscript><template><p>t</p></template><svg><text>s</text></svg><iframe src='x'></iframe><form><p>Subscribe</p><input></form><button>Click</button><div hidden>secret</div><span aria-hidden='true'>icon</span>"
+      )
+    )
       .toBe("Kept\n")
   })
 
@@ -253,14 +312,19 @@ describe("readHtml: markdown", () => {
     expect(markdownOf(deep)).toBe("deep\n\n**deeper**\n")
     for (const open of ["<ul>", "<ol><li>", "<blockquote>", "<table><tr><td>", "<a href='x'>", "<i><s>", "<ul><div>", "<dl><dd>"]) {
       const markdown = markdownOf(`${open.repeat(20_000)}deep`)
-      expect(markdown.endsWith("deep\n") || markdown.endsWith("deep~~_\n") || markdown.endsWith("deep](https://docs.example.com/guide/x)\n")).toBe(true)
+      expect(
+        markdown.endsWith("deep\n") || markdown.endsWith("deep~~_\n") || markdown.endsWith("deep](https://docs.example.com/guide/x)\n")
+      ).toBe(true)
     }
   })
 })
 
 describe("readHtml: page", () => {
   it("resolves links and images against the page and against <base href>", () => {
-    const page = readHtml("<head><base href='/assets/v2/'></head><body><main><a href='intro'>Intro</a><img src='pic.png'></main></body>", PAGE)
+    const page = readHtml(
+      "<head><base href='/assets/v2/'></head><body><main><a href='intro'>Intro</a><img src='pic.png'></main></body>",
+      PAGE
+    )
     expect(page.links).toEqual(["https://docs.example.com/assets/v2/intro"])
     expect(page.images).toEqual(["https://docs.example.com/assets/v2/pic.png"])
     const absolute = readHtml("<base href='https://cdn.example.net/x/'><a href='y'>y</a>", PAGE)
@@ -328,7 +392,10 @@ describe("readHtml: page", () => {
     expect(role.toMarkdown(asIs)).toBe("Role\n")
     const article = readHtml("<p>Outside</p><article><p>First</p></article><article><p>Second</p></article>", PAGE)
     expect(article.toMarkdown(asIs)).toBe("First\n")
-    const body = readHtml("<header><h1>Site</h1></header><nav>Menu</nav><div role='navigation'>More menu</div><p>Body text</p><aside>Ads</aside><footer>Legal</footer>", PAGE)
+    const body = readHtml(
+      "<header><h1>Site</h1></header><nav>Menu</nav><div role='navigation'>More menu</div><p>Body text</p><aside>Ads</aside><footer>Legal</footer>",
+      PAGE
+    )
     expect(body.toMarkdown(asIs)).toBe("Body text\n")
     expect(body.title).toBeUndefined()
   })
@@ -402,7 +469,8 @@ acme init my-site
       link: (url) => (url.startsWith("https://docs.example.com/guide/") ? `/guide/${url.slice(31).replace(".html", "")}` : url),
       image: (url) => `.gitbook/assets/${url.split("/").pop() ?? ""}`
     }
-    expect(page.toMarkdown(rewrite)).toBe(`Acme turns _plain files_ into a **site**. Read the [configuration guide](/guide/config#options) next.
+    expect(page.toMarkdown(rewrite)).toBe(
+      `Acme turns _plain files_ into a **site**. Read the [configuration guide](/guide/config#options) next.
 
 ![Overview of Acme](.gitbook/assets/overview.png)
 
@@ -426,20 +494,97 @@ acme init my-site
   - in \`pages/\`
   - with front matter
 - Publish with [the deploy tool](https://acme.example.org/deploy)
-`)
+`
+    )
   })
 
   it("survives any tag soup: a string, no stray markers, one final newline, absolute http(s) links", () => {
     const token = fc.oneof(
       fc.constantFrom(
-        "<p>", "</p>", "<div>", "</div>", "<span>", "</span>", "<ul>", "</ul>", "<ol start='0'>", "<ol start='-4'>", "</ol>", "<li>", "</li>",
-        "<table>", "</table>", "<tr>", "<td colspan='3'>", "<td rowspan='9999'>", "<th>", "</td>", "<thead>", "<caption>",
-        "<pre>", "</pre>", "<code class='language-`x'>", "</code>", "<b>", "</b>", "<i>", "</em>", "<del>", "<br>", "<hr>",
-        "<h1>", "</h1>", "<h3>", "<blockquote>", "</blockquote>", "<a href='x'>", "<a href='javascript:x'>", "<a href='http://[x'>", "</a>",
-        "<img src='y.png' alt='[*]'>", "<img src='data:,x'>", "<base href='//cdn.example.com/'>", "<main>", "<article>", "<nav>", "<form>",
-        "<script>", "</script>", "<svg>", "<template>", "<!--", "-->", "<![CDATA[", "<input type=checkbox>", "<title>", "<select>",
-        "&amp;", "&lt;", "&#0;", "&nbsp;", "*", "_", "`", "```", "|", "#", "- ", "1. ", "\\", "!", "[", "]", "(", ")", "\n", " ", "\t",
-        "\uE000", "\uE001", "\uE002", "\uE003"
+        "<p>",
+        "</p>",
+        "<div>",
+        "</div>",
+        "<span>",
+        "</span>",
+        "<ul>",
+        "</ul>",
+        "<ol start='0'>",
+        "<ol start='-4'>",
+        "</ol>",
+        "<li>",
+        "</li>",
+        "<table>",
+        "</table>",
+        "<tr>",
+        "<td colspan='3'>",
+        "<td rowspan='9999'>",
+        "<th>",
+        "</td>",
+        "<thead>",
+        "<caption>",
+        "<pre>",
+        "</pre>",
+        "<code class='language-`x'>",
+        "</code>",
+        "<b>",
+        "</b>",
+        "<i>",
+        "</em>",
+        "<del>",
+        "<br>",
+        "<hr>",
+        "<h1>",
+        "</h1>",
+        "<h3>",
+        "<blockquote>",
+        "</blockquote>",
+        "<a href='x'>",
+        "<a href='javascript:x'>",
+        "<a href='http://[x'>",
+        "</a>",
+        "<img src='y.png' alt='[*]'>",
+        "<img src='data:,x'>",
+        "<base href='//cdn.example.com/'>",
+        "<main>",
+        "<article>",
+        "<nav>",
+        "<form>",
+        "<script>",
+        "</script>",
+        "<svg>",
+        "<template>",
+        "<!--",
+        "-->",
+        "<![CDATA[",
+        "<input type=checkbox>",
+        "<title>",
+        "<select>",
+        "&amp;",
+        "&lt;",
+        "&#0;",
+        "&nbsp;",
+        "*",
+        "_",
+        "`",
+        "```",
+        "|",
+        "#",
+        "- ",
+        "1. ",
+        "\\",
+        "!",
+        "[",
+        "]",
+        "(",
+        ")",
+        "\n",
+        " ",
+        "\t",
+        "\uE000",
+        "\uE001",
+        "\uE002",
+        "\uE003"
       ),
       fc.string({ maxLength: 8 }),
       fc.string({ unit: "binary", maxLength: 4 })
@@ -484,8 +629,12 @@ describe("decodeHtml", () => {
   })
 
   it("uses a <meta charset> or <meta http-equiv> within the first 1024 bytes", () => {
-    expect(decodeHtml(latin1("<!doctype html><meta charset=iso-8859-1><p>na\u00efve</p>"))).toBe("<!doctype html><meta charset=iso-8859-1><p>naïve</p>")
-    expect(decodeHtml(latin1("<meta http-equiv='Content-Type' content='text/html; charset=windows-1252'><p>\u00e9</p>"))).toBe("<meta http-equiv='Content-Type' content='text/html; charset=windows-1252'><p>é</p>")
+    expect(decodeHtml(latin1("<!doctype html><meta charset=iso-8859-1><p>na\u00efve</p>"))).toBe(
+      "<!doctype html><meta charset=iso-8859-1><p>naïve</p>"
+    )
+    expect(decodeHtml(latin1("<meta http-equiv='Content-Type' content='text/html; charset=windows-1252'><p>\u00e9</p>"))).toBe(
+      "<meta http-equiv='Content-Type' content='text/html; charset=windows-1252'><p>é</p>"
+    )
     expect(decodeHtml(latin1(`<!-- <meta charset="latin1"> --><p>\u00e9</p>`))).toBe("<!-- <meta charset=\"latin1\"> --><p>\uFFFD</p>")
     expect(decodeHtml(latin1(`${" ".repeat(1024)}<meta charset="latin1"><p>\u00e9</p>`)).endsWith("<p>\uFFFD</p>")).toBe(true)
   })

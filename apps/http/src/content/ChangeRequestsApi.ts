@@ -1,5 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ChangeRequestStatus, ContentChanges, CreateChangeRequestInput, FileId, PageId, SpaceId, UpdateChangeRequestInput } from "@octavo/domain"
+import {
+  ChangeRequestStatus,
+  ContentChanges,
+  CreateChangeRequestInput,
+  FileId,
+  PageId,
+  SpaceId,
+  UpdateChangeRequestInput
+} from "@octavo/domain"
 import { Schema } from "effect"
 import { Created, ListOf, PageQuery } from "../shared/Common.js"
 import { errors } from "../shared/Errors.js"

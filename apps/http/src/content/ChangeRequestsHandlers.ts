@@ -7,58 +7,91 @@ import { createdAs, listOf, PublicUrl } from "../shared/Handlers.js"
 import { ChangeRequestsApi } from "./ChangeRequestsApi.js"
 import { contentPath, contentPresenters, fileResponse, linkList, readOptions } from "./Present.js"
 
-export const ChangeRequestsLive = HttpApiBuilder.group(OctavoBase.add(ChangeRequestsApi), "changeRequests", (handlers) =>
-  Effect.gen(function*() {
-    const changeRequests = yield* ChangeRequests
-    const base = yield* PublicUrl
-    const { presentBacklink, presentChangeRequest, presentFile, presentPage, presentPages, presentRevision } = contentPresenters(base)
-    const present = presentChangeRequest
-    const appBase = `${base}/`
-    return handlers
-      .handle("create", ({ path, payload }) => domain(changeRequests.create(path.spaceId, payload)).pipe(Effect.flatMap(createdAs(present))))
-      .handle("list", ({ path, urlParams }) =>
-        listOf(
-          changeRequestListKey(path.spaceId, urlParams.status),
-          urlParams,
-          (page) => changeRequests.list(path.spaceId, urlParams.status, page),
-          present
-        ))
-      .handle("get", ({ path }) => domain(changeRequests.get(path.spaceId, path.changeRequestId)).pipe(Effect.map(present)))
-      .handle("update", ({ path, payload }) =>
-        domain(changeRequests.update(path.spaceId, path.changeRequestId, payload)).pipe(Effect.map(present)))
-      .handle("edit", ({ path, payload }) =>
-        domain(changeRequests.edit(path.spaceId, path.changeRequestId, payload)).pipe(
-          Effect.map(presentRevision(path.spaceId, readOptions({}), contentPath(path)))
-        ))
-      .handle("content", ({ path, urlParams }) =>
-        domain(changeRequests.content(path.spaceId, path.changeRequestId)).pipe(Effect.map(presentRevision(path.spaceId, readOptions(urlParams), contentPath(path)))))
-      .handle("pages", ({ path, urlParams }) =>
-        domain(changeRequests.content(path.spaceId, path.changeRequestId)).pipe(Effect.map(presentPages(path.spaceId, readOptions(urlParams)))))
-      .handle("page", ({ path, urlParams }) =>
-        domain(changeRequests.page(path.spaceId, path.changeRequestId, path.pageId)).pipe(Effect.map(presentPage(path.spaceId, readOptions(urlParams)))))
-      .handle("files", ({ path, urlParams }) =>
-        listOf(
-          fileListKey(path.spaceId, path.changeRequestId),
-          urlParams,
-          (page) => changeRequests.files(path.spaceId, path.changeRequestId, page),
-          presentFile(path.spaceId, readOptions(urlParams), contentPath(path))
-        ))
-      .handle("file", ({ path, urlParams }) =>
-        domain(changeRequests.file(path.spaceId, path.changeRequestId, path.fileId)).pipe(
-          Effect.map(presentFile(path.spaceId, readOptions(urlParams), contentPath(path)))
-        ))
-      .handle("download", ({ path }) =>
-        domain(changeRequests.download(path.spaceId, path.changeRequestId, path.fileId)).pipe(Effect.map(fileResponse)))
-      .handle("fileBacklinks", ({ path, urlParams }) =>
-        listOf(
-          backlinkListKey(path.spaceId, path.fileId, path.changeRequestId),
-          urlParams,
-          (page) => changeRequests.fileBacklinks(path.spaceId, path.changeRequestId, path.fileId, appBase, page),
-          presentBacklink(path.spaceId, path.fileId)
-        ))
-      .handle("pageLinks", ({ path, urlParams }) =>
-        linkList(linkListKey(path.spaceId, { changeRequest: path.changeRequestId, page: path.pageId, status: urlParams.status }), urlParams, (page) =>
-          changeRequests.links(path.spaceId, path.changeRequestId, appBase, { status: urlParams.status, page: path.pageId }, page)))
-      .handle("merge", ({ path }) => domain(changeRequests.merge(path.spaceId, path.changeRequestId)))
-      .handle("updateFromSpace", ({ path }) => domain(changeRequests.updateFromSpace(path.spaceId, path.changeRequestId)))
-  }))
+export const ChangeRequestsLive = HttpApiBuilder.group(
+  OctavoBase.add(ChangeRequestsApi),
+  "changeRequests",
+  (handlers) =>
+    Effect.gen(function*() {
+      const changeRequests = yield* ChangeRequests
+      const base = yield* PublicUrl
+      const { presentBacklink, presentChangeRequest, presentFile, presentPage, presentPages, presentRevision } = contentPresenters(base)
+      const present = presentChangeRequest
+      const appBase = `${base}/`
+      return handlers
+        .handle(
+          "create",
+          ({ path, payload }) => domain(changeRequests.create(path.spaceId, payload)).pipe(Effect.flatMap(createdAs(present)))
+        )
+        .handle("list", ({ path, urlParams }) =>
+          listOf(
+            changeRequestListKey(path.spaceId, urlParams.status),
+            urlParams,
+            (page) => changeRequests.list(path.spaceId, urlParams.status, page),
+            present
+          ))
+        .handle("get", ({ path }) => domain(changeRequests.get(path.spaceId, path.changeRequestId)).pipe(Effect.map(present)))
+        .handle(
+          "update",
+          ({ path, payload }) => domain(changeRequests.update(path.spaceId, path.changeRequestId, payload)).pipe(Effect.map(present))
+        )
+        .handle("edit", ({ path, payload }) =>
+          domain(changeRequests.edit(path.spaceId, path.changeRequestId, payload)).pipe(
+            Effect.map(presentRevision(path.spaceId, readOptions({}), contentPath(path)))
+          ))
+        .handle(
+          "content",
+          ({ path, urlParams }) =>
+            domain(changeRequests.content(path.spaceId, path.changeRequestId)).pipe(
+              Effect.map(presentRevision(path.spaceId, readOptions(urlParams), contentPath(path)))
+            )
+        )
+        .handle(
+          "pages",
+          ({ path, urlParams }) =>
+            domain(changeRequests.content(path.spaceId, path.changeRequestId)).pipe(
+              Effect.map(presentPages(path.spaceId, readOptions(urlParams)))
+            )
+        )
+        .handle(
+          "page",
+          ({ path, urlParams }) =>
+            domain(changeRequests.page(path.spaceId, path.changeRequestId, path.pageId)).pipe(
+              Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
+            )
+        )
+        .handle("files", ({ path, urlParams }) =>
+          listOf(
+            fileListKey(path.spaceId, path.changeRequestId),
+            urlParams,
+            (page) => changeRequests.files(path.spaceId, path.changeRequestId, page),
+            presentFile(path.spaceId, readOptions(urlParams), contentPath(path))
+          ))
+        .handle("file", ({ path, urlParams }) =>
+          domain(changeRequests.file(path.spaceId, path.changeRequestId, path.fileId)).pipe(
+            Effect.map(presentFile(path.spaceId, readOptions(urlParams), contentPath(path)))
+          ))
+        .handle(
+          "download",
+          ({ path }) => domain(changeRequests.download(path.spaceId, path.changeRequestId, path.fileId)).pipe(Effect.map(fileResponse))
+        )
+        .handle("fileBacklinks", ({ path, urlParams }) =>
+          listOf(
+            backlinkListKey(path.spaceId, path.fileId, path.changeRequestId),
+            urlParams,
+            (page) => changeRequests.fileBacklinks(path.spaceId, path.changeRequestId, path.fileId, appBase, page),
+            presentBacklink(path.spaceId, path.fileId)
+          ))
+        .handle(
+          "pageLinks",
+          ({ path, urlParams }) =>
+            linkList(
+              linkListKey(path.spaceId, { changeRequest: path.changeRequestId, page: path.pageId, status: urlParams.status }),
+              urlParams,
+              (page) =>
+                changeRequests.links(path.spaceId, path.changeRequestId, appBase, { status: urlParams.status, page: path.pageId }, page)
+            )
+        )
+        .handle("merge", ({ path }) => domain(changeRequests.merge(path.spaceId, path.changeRequestId)))
+        .handle("updateFromSpace", ({ path }) => domain(changeRequests.updateFromSpace(path.spaceId, path.changeRequestId)))
+    })
+)

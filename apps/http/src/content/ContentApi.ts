@@ -75,7 +75,11 @@ export class ContentApi extends HttpApiGroup.make("content")
       .pipe(errors(400, 404))
   )
   .add(HttpApiEndpoint.get("download", "/v1/spaces/:spaceId/content/files/:fileId/download").setPath(FilePath).pipe(errors(400, 404)))
-  .add(HttpApiEndpoint.get("links", "/v1/spaces/:spaceId/links").setPath(SpacePath).setUrlParams(LinksQuery).addSuccess(LinkList).pipe(errors(400, 404)))
+  .add(
+    HttpApiEndpoint.get("links", "/v1/spaces/:spaceId/links").setPath(SpacePath).setUrlParams(LinksQuery).addSuccess(LinkList).pipe(
+      errors(400, 404)
+    )
+  )
   .add(
     HttpApiEndpoint.get("pageLinks", "/v1/spaces/:spaceId/content/page/:pageId/links")
       .setPath(PagePath)

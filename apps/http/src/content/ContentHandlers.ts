@@ -26,9 +26,12 @@ export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "con
       .handle("page", ({ path, urlParams }) =>
         domain(content.page(path.spaceId, path.pageId)).pipe(Effect.map(presentPage(path.spaceId, readOptions(urlParams)))))
       .handle("pageByPath", ({ path, urlParams }) =>
-        domain(content.pageByPath(path.spaceId, decodeURIComponent(path.pagePath))).pipe(Effect.map(presentPage(path.spaceId, readOptions(urlParams)))))
+        domain(content.pageByPath(path.spaceId, decodeURIComponent(path.pagePath))).pipe(
+          Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
+        ))
       .handle("files", ({ path, urlParams }) =>
-        listOf(fileListKey(path.spaceId), urlParams, (page) => content.files(path.spaceId, page), presentFile(path.spaceId, readOptions(urlParams))))
+        listOf(fileListKey(path.spaceId), urlParams, (page) =>
+          content.files(path.spaceId, page), presentFile(path.spaceId, readOptions(urlParams))))
       .handle("file", ({ path, urlParams }) =>
         domain(content.file(path.spaceId, path.fileId)).pipe(Effect.map(presentFile(path.spaceId, readOptions(urlParams)))))
       .handle("links", ({ path, urlParams }) =>
@@ -41,8 +44,10 @@ export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "con
         listOf(
           backlinkListKey(path.spaceId, path.fileId),
           urlParams,
-          (page) => content.fileBacklinks(path.spaceId, path.fileId, appBase, page),
+          (page) =>
+            content.fileBacklinks(path.spaceId, path.fileId, appBase, page),
           presentBacklink(path.spaceId, path.fileId)
         ))
-      .handle("download", ({ path }) => domain(content.download(path.spaceId, path.fileId)).pipe(Effect.map(fileResponse)))
+      .handle("download", ({ path }) =>
+        domain(content.download(path.spaceId, path.fileId)).pipe(Effect.map(fileResponse)))
   }))

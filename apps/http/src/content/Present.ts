@@ -40,17 +40,17 @@ export const contentPath = (path: { readonly spaceId: string; readonly changeReq
 /** Wire shapes of revisions, pages and files of a space, with absolute URLs from `base`. */
 export const contentPresenters = (base: string) => {
   /** `under` is where the revision's content lives: the space's, or a change request's. */
-  const presentFile = (spaceId: string, options: Pick<ReadOptions, "metadata">, under = `/v1/spaces/${spaceId}`) =>
-  (f: File): typeof FileObject.Type => ({
-    object: "file",
-    id: f.id,
-    name: f.name,
-    contentType: f.contentType,
-    downloadURL: `${base}${under}/content/files/${f.id}/download`,
-    size: f.size,
-    ...(f.dimensions !== undefined ? { dimensions: f.dimensions } : {}),
-    ...(f.git !== undefined && options.metadata ? { git: f.git } : {})
-  })
+  const presentFile =
+    (spaceId: string, options: Pick<ReadOptions, "metadata">, under = `/v1/spaces/${spaceId}`) => (f: File): typeof FileObject.Type => ({
+      object: "file",
+      id: f.id,
+      name: f.name,
+      contentType: f.contentType,
+      downloadURL: `${base}${under}/content/files/${f.id}/download`,
+      size: f.size,
+      ...(f.dimensions !== undefined ? { dimensions: f.dimensions } : {}),
+      ...(f.git !== undefined && options.metadata ? { git: f.git } : {})
+    })
 
   const presentPage = (spaceId: string, options: ReadOptions) => {
     const one = ({ page, path, pages }: PageNode): PageObject => ({

@@ -17,6 +17,9 @@ export const UsersLive = HttpApiBuilder.group(OctavoBase.add(UsersApi), "users",
       .handle("create", ({ payload }) => domain(identity.createUser(payload)).pipe(Effect.flatMap(createdAs(present))))
       .handle("get", ({ path }) => domain(identity.getUser(path.userId)).pipe(Effect.map(present)))
       .handle("createToken", ({ path, payload }) =>
-        domain(identity.createToken(path.userId, payload)).pipe(Effect.flatMap((made) => created(tokenLocation(base, made.token), presentToken(made)))))
-      .handle("revokeToken", ({ path }) => domain(identity.revokeToken(path.userId, path.tokenId)))
+        domain(identity.createToken(path.userId, payload)).pipe(Effect.flatMap((made) =>
+          created(tokenLocation(base, made.token), presentToken(made))
+        )))
+      .handle("revokeToken", ({ path }) =>
+        domain(identity.revokeToken(path.userId, path.tokenId)))
   }))

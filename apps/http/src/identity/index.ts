@@ -5,4 +5,3 @@ import { UsersLive } from "./UsersHandlers.js"
 /** Identity over HTTP: users and their API tokens. */
 export const IdentityGroups = OctavoBase.add(UsersApi)
 export const IdentityHandlers = UsersLive
-

@@ -25,7 +25,11 @@ export class InvitesApi extends HttpApiGroup.make("invites")
       .addSuccess(InviteObject, Created)
       .pipe(errors(400, 403, 404))
   )
-  .add(HttpApiEndpoint.get("get", "/v1/orgs/:organizationId/link-invites/:inviteId").setPath(InvitePath).addSuccess(InviteObject).pipe(errors(400, 403, 404)))
+  .add(
+    HttpApiEndpoint.get("get", "/v1/orgs/:organizationId/link-invites/:inviteId").setPath(InvitePath).addSuccess(InviteObject).pipe(
+      errors(400, 403, 404)
+    )
+  )
   .add(HttpApiEndpoint.del("remove", "/v1/orgs/:organizationId/link-invites/:inviteId").setPath(InvitePath).pipe(errors(400, 403, 404)))
   .add(
     HttpApiEndpoint.patch("update", "/v1/orgs/:organizationId/link-invites/:inviteId")

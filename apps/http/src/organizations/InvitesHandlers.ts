@@ -13,13 +13,20 @@ export const InvitesLive = HttpApiBuilder.group(OctavoBase.add(InvitesApi), "inv
     const base = yield* PublicUrl
     return handlers
       .handle("list", ({ path, urlParams }) =>
-        listOf(inviteListKey(path.organizationId), urlParams, (page) => invites.list(path.organizationId, page), presentInvite))
+        listOf(inviteListKey(path.organizationId), urlParams, (page) =>
+          invites.list(path.organizationId, page), presentInvite))
       .handle("create", ({ path, payload }) =>
-        domain(invites.create(path.organizationId, payload.role)).pipe(Effect.flatMap((invite) => created(inviteLocation(base, invite), presentInvite(invite)))))
-      .handle("get", ({ path }) => domain(invites.get(path.organizationId, path.inviteId)).pipe(Effect.map(presentInvite)))
-      .handle("remove", ({ path }) => domain(invites.remove(path.organizationId, path.inviteId)))
+        domain(invites.create(path.organizationId, payload.role)).pipe(Effect.flatMap((invite) =>
+          created(inviteLocation(base, invite), presentInvite(invite))
+        )))
+      .handle("get", ({ path }) =>
+        domain(invites.get(path.organizationId, path.inviteId)).pipe(Effect.map(presentInvite)))
+      .handle("remove", ({ path }) =>
+        domain(invites.remove(path.organizationId, path.inviteId)))
       .handle("update", ({ path, payload }) =>
         domain(invites.updateRole(path.organizationId, path.inviteId, payload.role)).pipe(Effect.map(presentInvite)))
-      .handle("join", ({ path }) => domain(invites.join(path.organizationId, path.inviteId)).pipe(Effect.asVoid))
-      .handle("byEmail", ({ path, payload }) => domain(invites.inviteByEmail(path.organizationId, payload)))
+      .handle("join", ({ path }) =>
+        domain(invites.join(path.organizationId, path.inviteId)).pipe(Effect.asVoid))
+      .handle("byEmail", ({ path, payload }) =>
+        domain(invites.inviteByEmail(path.organizationId, payload)))
   }))

@@ -23,7 +23,11 @@ export class MembersApi extends HttpApiGroup.make("members")
       .addSuccess(ListOf(MemberObject))
       .pipe(errors(400, 403, 404))
   )
-  .add(HttpApiEndpoint.get("get", "/v1/orgs/:organizationId/members/:userId").setPath(MemberPath).addSuccess(MemberObject).pipe(errors(400, 403, 404)))
+  .add(
+    HttpApiEndpoint.get("get", "/v1/orgs/:organizationId/members/:userId").setPath(MemberPath).addSuccess(MemberObject).pipe(
+      errors(400, 403, 404)
+    )
+  )
   .add(HttpApiEndpoint.del("remove", "/v1/orgs/:organizationId/members/:userId").setPath(MemberPath).pipe(errors(400, 403, 404, 409)))
   .add(
     HttpApiEndpoint.patch("update", "/v1/orgs/:organizationId/members/:userId")

@@ -13,18 +13,29 @@ export const MembersLive = HttpApiBuilder.group(OctavoBase.add(MembersApi), "mem
     const present = presentMember(yield* PublicUrl)
     return handlers
       .handle("list", ({ path, urlParams }) => {
-        const filter = { role: urlParams.role, search: urlParams.search, sort: urlParams.sort ?? "joinedAt", order: urlParams.order ?? "desc" }
-        return listOf(memberListKey(path.organizationId, filter), urlParams, (page) => members.list(path.organizationId, filter, page), present)
+        const filter = {
+          role: urlParams.role,
+          search: urlParams.search,
+          sort: urlParams.sort ?? "joinedAt",
+          order: urlParams.order ?? "desc"
+        }
+        return listOf(memberListKey(path.organizationId, filter), urlParams, (page) =>
+          members.list(path.organizationId, filter, page), present)
       })
-      .handle("get", ({ path }) => domain(members.get(path.organizationId, path.userId)).pipe(Effect.map(present)))
-      .handle("remove", ({ path }) => domain(members.remove(path.organizationId, path.userId)))
-      .handle("update", ({ path, payload }) => domain(members.updateRole(path.organizationId, path.userId, payload.role)).pipe(Effect.map(present)))
-      .handle("markSso", ({ path }) => domain(members.markSso(path.organizationId, path.userId)).pipe(Effect.map(present)))
+      .handle("get", ({ path }) =>
+        domain(members.get(path.organizationId, path.userId)).pipe(Effect.map(present)))
+      .handle("remove", ({ path }) =>
+        domain(members.remove(path.organizationId, path.userId)))
+      .handle("update", ({ path, payload }) =>
+        domain(members.updateRole(path.organizationId, path.userId, payload.role)).pipe(Effect.map(present)))
+      .handle("markSso", ({ path }) =>
+        domain(members.markSso(path.organizationId, path.userId)).pipe(Effect.map(present)))
       .handle("teams", ({ path, urlParams }) =>
         listOf(
           memberTeamsListKey(path.organizationId, path.userId, urlParams.title),
           urlParams,
-          (page) => members.teamsOf(path.organizationId, path.userId, { title: urlParams.title }, page),
+          (page) =>
+            members.teamsOf(path.organizationId, path.userId, { title: urlParams.title }, page),
           presentMemberTeam
         ))
   }))

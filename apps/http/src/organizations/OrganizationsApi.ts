@@ -9,9 +9,17 @@ import { OrganizationObject } from "./Wire.js"
 export const OrganizationPath = Schema.Struct({ organizationId: OrganizationId })
 
 export class OrganizationsApi extends HttpApiGroup.make("organizations")
-  .add(HttpApiEndpoint.get("list", "/v1/orgs").setUrlParams(Schema.Struct(PageQuery)).addSuccess(ListOf(OrganizationObject)).pipe(errors(400)))
-  .add(HttpApiEndpoint.post("create", "/v1/orgs").setPayload(CreateOrganizationInput).addSuccess(OrganizationObject, Created).pipe(errors(400, 409)))
-  .add(HttpApiEndpoint.get("get", "/v1/orgs/:organizationId").setPath(OrganizationPath).addSuccess(OrganizationObject).pipe(errors(400, 404)))
+  .add(
+    HttpApiEndpoint.get("list", "/v1/orgs").setUrlParams(Schema.Struct(PageQuery)).addSuccess(ListOf(OrganizationObject)).pipe(errors(400))
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/v1/orgs").setPayload(CreateOrganizationInput).addSuccess(OrganizationObject, Created).pipe(
+      errors(400, 409)
+    )
+  )
+  .add(
+    HttpApiEndpoint.get("get", "/v1/orgs/:organizationId").setPath(OrganizationPath).addSuccess(OrganizationObject).pipe(errors(400, 404))
+  )
   .add(
     HttpApiEndpoint.patch("update", "/v1/orgs/:organizationId")
       .setPath(OrganizationPath)

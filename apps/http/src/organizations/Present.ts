@@ -4,28 +4,29 @@ import type { InviteObject, MemberObject, OrganizationObject, TeamObject } from 
 
 export const organizationLocation = (base: string, id: string) => `${base}/v1/orgs/${id}`
 
-export const presentOrganization = (base: string) => ({ organization: o, permissions }: OrganizationView): typeof OrganizationObject.Type => ({
-  object: "organization",
-  id: o.id,
-  title: o.title,
-  createdAt: o.createdAt,
-  emailDomains: o.emailDomains,
-  ...(o.hostname !== undefined ? { hostname: o.hostname } : {}),
-  type: "business",
-  defaultRole: o.defaultRole,
-  ...(o.defaultContent !== undefined ? { defaultContent: o.defaultContent } : {}),
-  sso: o.sso,
-  ai: o.ai,
-  inviteLinks: o.inviteLinks,
-  plan: "free_2024",
-  urls: {
-    location: organizationLocation(base, o.id),
-    app: `${base}/o/${o.id}`,
-    ...(o.logo !== undefined ? { logo: o.logo } : {})
-  },
-  trial: { status: "notapplicable" },
-  permissions
-})
+export const presentOrganization =
+  (base: string) => ({ organization: o, permissions }: OrganizationView): typeof OrganizationObject.Type => ({
+    object: "organization",
+    id: o.id,
+    title: o.title,
+    createdAt: o.createdAt,
+    emailDomains: o.emailDomains,
+    ...(o.hostname !== undefined ? { hostname: o.hostname } : {}),
+    type: "business",
+    defaultRole: o.defaultRole,
+    ...(o.defaultContent !== undefined ? { defaultContent: o.defaultContent } : {}),
+    sso: o.sso,
+    ai: o.ai,
+    inviteLinks: o.inviteLinks,
+    plan: "free_2024",
+    urls: {
+      location: organizationLocation(base, o.id),
+      app: `${base}/o/${o.id}`,
+      ...(o.logo !== undefined ? { logo: o.logo } : {})
+    },
+    trial: { status: "notapplicable" },
+    permissions
+  })
 
 export const presentMember = (base: string) => ({ member, teams, user }: MemberView): typeof MemberObject.Type => ({
   object: "member",
@@ -50,7 +51,8 @@ export const presentTeam = ({ members, team }: TeamWithCount): typeof TeamObject
   createdAt: team.createdAt
 })
 
-export const teamLocation = (base: string, team: TeamWithCount) => `${organizationLocation(base, team.team.organizationId)}/teams/${team.team.id}`
+export const teamLocation = (base: string, team: TeamWithCount) =>
+  `${organizationLocation(base, team.team.organizationId)}/teams/${team.team.id}`
 
 const presentMembership = (membership: TeamMembership) => ({ role: membership.role })
 
@@ -68,10 +70,13 @@ export const presentTeamMember = (base: string) => {
 
 export const presentInvite = (invite: Invite): typeof InviteObject.Type => ({ object: "invite", id: invite.id, role: invite.role })
 
-export const inviteLocation = (base: string, invite: Invite) => `${organizationLocation(base, invite.organizationId)}/link-invites/${invite.id}`
+export const inviteLocation = (base: string, invite: Invite) =>
+  `${organizationLocation(base, invite.organizationId)}/link-invites/${invite.id}`
 
 /** What `ping` saw, as the claims a visitor token would carry. */
-export const presentVisitorClaims = (seen: { readonly organizationId: string; readonly userId: string; readonly role: string | null; readonly seenAt: Date }) => ({
+export const presentVisitorClaims = (
+  seen: { readonly organizationId: string; readonly userId: string; readonly role: string | null; readonly seenAt: Date }
+) => ({
   serviceVisitorClaims: JSON.stringify({
     organization: seen.organizationId,
     user: seen.userId,

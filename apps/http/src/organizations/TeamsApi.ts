@@ -29,7 +29,11 @@ export class TeamsApi extends HttpApiGroup.make("teams")
       .addSuccess(TeamObject, Created)
       .pipe(errors(400, 403, 404))
   )
-  .add(HttpApiEndpoint.get("get", "/v1/orgs/:organizationId/teams/:teamId").setPath(TeamPath).addSuccess(TeamObject).pipe(errors(400, 403, 404)))
+  .add(
+    HttpApiEndpoint.get("get", "/v1/orgs/:organizationId/teams/:teamId").setPath(TeamPath).addSuccess(TeamObject).pipe(
+      errors(400, 403, 404)
+    )
+  )
   .add(HttpApiEndpoint.del("remove", "/v1/orgs/:organizationId/teams/:teamId").setPath(TeamPath).pipe(errors(400, 403, 404)))
   .add(
     HttpApiEndpoint.patch("rename", "/v1/orgs/:organizationId/teams/:teamId")
@@ -57,6 +61,10 @@ export class TeamsApi extends HttpApiGroup.make("teams")
       .setPayload(Schema.Struct({ role: Schema.optional(TeamRole) }))
       .pipe(errors(400, 403, 404))
   )
-  .add(HttpApiEndpoint.del("removeMember", "/v1/orgs/:organizationId/teams/:teamId/members/:userId").setPath(TeamMemberPath).pipe(errors(400, 403, 404)))
+  .add(
+    HttpApiEndpoint.del("removeMember", "/v1/orgs/:organizationId/teams/:teamId/members/:userId").setPath(TeamMemberPath).pipe(
+      errors(400, 403, 404)
+    )
+  )
   .middleware(Authentication)
 {}

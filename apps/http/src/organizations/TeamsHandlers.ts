@@ -15,16 +15,26 @@ export const TeamsLive = HttpApiBuilder.group(OctavoBase.add(TeamsApi), "teams",
     return handlers
       .handle("list", ({ path, urlParams }) => {
         const filter = { owner: urlParams.owner, title: urlParams.title }
-        return listOf(teamListKey(path.organizationId, filter), urlParams, (page) => teams.list(path.organizationId, filter, page), presentTeam)
+        return listOf(teamListKey(path.organizationId, filter), urlParams, (page) =>
+          teams.list(path.organizationId, filter, page), presentTeam)
       })
       .handle("create", ({ path, payload }) =>
-        domain(teams.create(path.organizationId, payload)).pipe(Effect.flatMap((team) => created(teamLocation(base, team), presentTeam(team)))))
-      .handle("get", ({ path }) => domain(teams.get(path.organizationId, path.teamId)).pipe(Effect.map(presentTeam)))
-      .handle("remove", ({ path }) => domain(teams.remove(path.organizationId, path.teamId)))
-      .handle("rename", ({ path, payload }) => domain(teams.rename(path.organizationId, path.teamId, payload.title)).pipe(Effect.map(presentTeam)))
+        domain(teams.create(path.organizationId, payload)).pipe(Effect.flatMap((team) =>
+          created(teamLocation(base, team), presentTeam(team))
+        )))
+      .handle("get", ({ path }) =>
+        domain(teams.get(path.organizationId, path.teamId)).pipe(Effect.map(presentTeam)))
+      .handle("remove", ({ path }) =>
+        domain(teams.remove(path.organizationId, path.teamId)))
+      .handle("rename", ({ path, payload }) =>
+        domain(teams.rename(path.organizationId, path.teamId, payload.title)).pipe(Effect.map(presentTeam)))
       .handle("members", ({ path, urlParams }) =>
-        listOf(teamMemberListKey(path.teamId), urlParams, (page) => teams.listMembers(path.organizationId, path.teamId, page), member))
-      .handle("updateMembers", ({ path, payload }) => domain(teams.updateMembers(path.organizationId, path.teamId, payload)))
-      .handle("putMember", ({ path, payload }) => domain(teams.putMember(path.organizationId, path.teamId, path.userId, payload.role)))
-      .handle("removeMember", ({ path }) => domain(teams.removeMember(path.organizationId, path.teamId, path.userId)))
+        listOf(teamMemberListKey(path.teamId), urlParams, (page) =>
+          teams.listMembers(path.organizationId, path.teamId, page), member))
+      .handle("updateMembers", ({ path, payload }) =>
+        domain(teams.updateMembers(path.organizationId, path.teamId, payload)))
+      .handle("putMember", ({ path, payload }) =>
+        domain(teams.putMember(path.organizationId, path.teamId, path.userId, payload.role)))
+      .handle("removeMember", ({ path }) =>
+        domain(teams.removeMember(path.organizationId, path.teamId, path.userId)))
   }))

@@ -13,7 +13,11 @@ export { PageResults, SpaceResults } from "./Wire.js"
 const SearchQuery = Schema.Struct({ ...SearchInput.fields, ...PageQuery })
 
 export class SearchApi extends HttpApiGroup.make("search")
-  .add(HttpApiEndpoint.get("space", "/v1/spaces/:spaceId/search").setPath(SpacePath).setUrlParams(SearchQuery).addSuccess(PageResults).pipe(errors(400, 404)))
+  .add(
+    HttpApiEndpoint.get("space", "/v1/spaces/:spaceId/search").setPath(SpacePath).setUrlParams(SearchQuery).addSuccess(PageResults).pipe(
+      errors(400, 404)
+    )
+  )
   .add(
     HttpApiEndpoint.get("organization", "/v1/orgs/:organizationId/search")
       .setPath(OrganizationPath)

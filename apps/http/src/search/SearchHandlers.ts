@@ -12,7 +12,8 @@ export const SearchLive = HttpApiBuilder.group(OctavoBase.add(SearchApi), "searc
     const { presentPage, presentSpace } = searchPresenters(yield* PublicUrl)
     return handlers
       .handle("space", ({ path, urlParams }) =>
-        listOf(spaceSearchListKey(path.spaceId, urlParams.query), urlParams, (page) => search.inSpace(path.spaceId, urlParams, page), presentPage(path.spaceId)))
+        listOf(spaceSearchListKey(path.spaceId, urlParams.query), urlParams, (page) =>
+          search.inSpace(path.spaceId, urlParams, page), presentPage(path.spaceId)))
       .handle("organization", ({ path, urlParams }) =>
         listOf(organizationSearchListKey(path.organizationId, urlParams.query), urlParams, (page) =>
           search.inOrganization(path.organizationId, urlParams, page), presentSpace))

@@ -63,11 +63,23 @@ export type DeclarableStatus = keyof typeof declarable
  * Declares the error answers of an endpoint: `.pipe(errors(400, 403, 404))`. 400 belongs to every
  * endpoint that decodes a path, query or body; the others to what its use case can fail with.
  */
-export const errors = <const Codes extends ReadonlyArray<DeclarableStatus>>(...codes: Codes) =>
-<Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
-  endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
-): HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error | ApiErrorBody<Codes[number]>, R, RE> =>
-  codes.reduce<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>(
-    (declared, code) => declared.addError(declarable[code]),
-    endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
-  ) as never
+export const errors =
+  <const Codes extends ReadonlyArray<DeclarableStatus>>(...codes: Codes) =>
+  <Name extends string, Method extends HttpMethod.HttpMethod, Path, UrlParams, Payload, Headers, Success, Error, R, RE>(
+    endpoint: HttpApiEndpoint.HttpApiEndpoint<Name, Method, Path, UrlParams, Payload, Headers, Success, Error, R, RE>
+  ): HttpApiEndpoint.HttpApiEndpoint<
+    Name,
+    Method,
+    Path,
+    UrlParams,
+    Payload,
+    Headers,
+    Success,
+    Error | ApiErrorBody<Codes[number]>,
+    R,
+    RE
+  > =>
+    codes.reduce<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>(
+      (declared, code) => declared.addError(declarable[code]),
+      endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+    ) as never

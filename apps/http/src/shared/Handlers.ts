@@ -14,10 +14,11 @@ export const created = <A>(location: string, value: A): Effect.Effect<A> =>
   )
 
 /** Presents a new object and answers 201 with its own `urls.location` as the `Location` header. */
-export const createdAs = <A, B extends { readonly urls: { readonly location: string } }>(present: (a: A) => B) => (a: A): Effect.Effect<B> => {
-  const body = present(a)
-  return created(body.urls.location, body)
-}
+export const createdAs =
+  <A, B extends { readonly urls: { readonly location: string } }>(present: (a: A) => B) => (a: A): Effect.Effect<B> => {
+    const body = present(a)
+    return created(body.urls.location, body)
+  }
 
 /** `limit` and `page` of a list query. */
 export interface ListQuery {
@@ -48,5 +49,4 @@ export const listOf = <A, B, E extends DomainError, R>(
   query: ListQuery,
   fetch: (request: PageRequest) => Effect.Effect<Page<A>, E, R>,
   present: (item: A) => B
-) =>
-  Effect.map(pageOf(key, query, fetch), ({ next, page }) => ({ items: page.items.map(present), count: page.count, ...next }))
+) => Effect.map(pageOf(key, query, fetch), ({ next, page }) => ({ items: page.items.map(present), count: page.count, ...next }))

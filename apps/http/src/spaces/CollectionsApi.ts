@@ -24,7 +24,9 @@ export class CollectionsApi extends HttpApiGroup.make("collections")
       .addSuccess(CollectionObject, Created)
       .pipe(errors(400, 403, 404))
   )
-  .add(HttpApiEndpoint.get("get", "/v1/collections/:collectionId").setPath(CollectionPath).addSuccess(CollectionObject).pipe(errors(400, 404)))
+  .add(
+    HttpApiEndpoint.get("get", "/v1/collections/:collectionId").setPath(CollectionPath).addSuccess(CollectionObject).pipe(errors(400, 404))
+  )
   .add(HttpApiEndpoint.del("remove", "/v1/collections/:collectionId").setPath(CollectionPath).pipe(errors(400, 403, 404)))
   .add(
     HttpApiEndpoint.patch("update", "/v1/collections/:collectionId")

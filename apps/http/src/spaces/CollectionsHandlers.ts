@@ -15,14 +15,22 @@ export const CollectionsLive = HttpApiBuilder.group(OctavoBase.add(CollectionsAp
     return handlers
       .handle("list", ({ path, urlParams }) => {
         const nested = urlParams.nested ?? true
-        return listOf(collectionListKey(path.organizationId, nested), urlParams, (page) => collections.list(path.organizationId, nested, page), present)
+        return listOf(collectionListKey(path.organizationId, nested), urlParams, (page) =>
+          collections.list(path.organizationId, nested, page), present)
       })
-      .handle("create", ({ path, payload }) => domain(collections.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present))))
-      .handle("get", ({ path }) => domain(collections.get(path.collectionId)).pipe(Effect.map(present)))
-      .handle("remove", ({ path }) => domain(collections.delete(path.collectionId)))
-      .handle("update", ({ path, payload }) => domain(collections.update(path.collectionId, payload)).pipe(Effect.map(present)))
+      .handle("create", ({ path, payload }) =>
+        domain(collections.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present))))
+      .handle("get", ({ path }) =>
+        domain(collections.get(path.collectionId)).pipe(Effect.map(present)))
+      .handle("remove", ({ path }) =>
+        domain(collections.delete(path.collectionId)))
+      .handle("update", ({ path, payload }) =>
+        domain(collections.update(path.collectionId, payload)).pipe(Effect.map(present)))
       .handle("spaces", ({ path, urlParams }) =>
-        listOf(collectionSpacesListKey(path.collectionId), urlParams, (page) => collections.listSpaces(path.collectionId, page), presentSpace(base)))
-      .handle("move", ({ path, payload }) => domain(collections.move(path.collectionId, payload)).pipe(Effect.map(present)))
-      .handle("transfer", ({ path, payload }) => domain(collections.transfer(path.collectionId, payload.organization)).pipe(Effect.map(present)))
+        listOf(collectionSpacesListKey(path.collectionId), urlParams, (page) =>
+          collections.listSpaces(path.collectionId, page), presentSpace(base)))
+      .handle("move", ({ path, payload }) =>
+        domain(collections.move(path.collectionId, payload)).pipe(Effect.map(present)))
+      .handle("transfer", ({ path, payload }) =>
+        domain(collections.transfer(path.collectionId, payload.organization)).pipe(Effect.map(present)))
   }))

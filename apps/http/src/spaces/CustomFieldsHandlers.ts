@@ -13,9 +13,14 @@ export const CustomFieldsLive = HttpApiBuilder.group(OctavoBase.add(CustomFields
     const present = presentCustomField(yield* PublicUrl)
     return handlers
       .handle("list", ({ path, urlParams }) =>
-        listOf(customFieldListKey(path.organizationId), urlParams, (page) => fields.list(path.organizationId, page), present))
-      .handle("create", ({ path, payload }) => domain(fields.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present))))
+        listOf(customFieldListKey(path.organizationId), urlParams, (page) =>
+          fields.list(path.organizationId, page), present))
+      .handle("create", ({ path, payload }) =>
+        domain(fields.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present))))
       .handle("get", ({ path }) => domain(fields.get(path.organizationId, path.fieldName)).pipe(Effect.map(present)))
       .handle("remove", ({ path }) => domain(fields.remove(path.organizationId, path.fieldName)))
-      .handle("update", ({ path, payload }) => domain(fields.update(path.organizationId, path.fieldName, payload)).pipe(Effect.map(present)))
+      .handle(
+        "update",
+        ({ path, payload }) => domain(fields.update(path.organizationId, path.fieldName, payload)).pipe(Effect.map(present))
+      )
   }))

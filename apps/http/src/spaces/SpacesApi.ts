@@ -1,5 +1,16 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { CollectionId, CreateSpaceInput, MoveInput, Order, OrganizationId, patternString, Role, SpaceId, UpdateSpaceInput, UserId } from "@octavo/domain"
+import {
+  CollectionId,
+  CreateSpaceInput,
+  MoveInput,
+  Order,
+  OrganizationId,
+  patternString,
+  Role,
+  SpaceId,
+  UpdateSpaceInput,
+  UserId
+} from "@octavo/domain"
 import { Schema } from "effect"
 import { OrganizationPath } from "../organizations/OrganizationsApi.js"
 import { Created, ListOf, PageQuery } from "../shared/Common.js"
@@ -40,8 +51,16 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
       .addSuccess(SpaceObject)
       .pipe(errors(400, 403, 404))
   )
-  .add(HttpApiEndpoint.post("duplicate", "/v1/spaces/:spaceId/duplicate").setPath(SpacePath).addSuccess(SpaceObject, Created).pipe(errors(400, 403, 404)))
-  .add(HttpApiEndpoint.post("restore", "/v1/spaces/:spaceId/restore").setPath(SpacePath).addSuccess(SpaceObject).pipe(errors(400, 403, 404, 409, 412)))
+  .add(
+    HttpApiEndpoint.post("duplicate", "/v1/spaces/:spaceId/duplicate").setPath(SpacePath).addSuccess(SpaceObject, Created).pipe(
+      errors(400, 403, 404)
+    )
+  )
+  .add(
+    HttpApiEndpoint.post("restore", "/v1/spaces/:spaceId/restore").setPath(SpacePath).addSuccess(SpaceObject).pipe(
+      errors(400, 403, 404, 409, 412)
+    )
+  )
   .add(
     HttpApiEndpoint.post("move", "/v1/spaces/:spaceId/move")
       .setPath(SpacePath)

@@ -16,8 +16,10 @@ export const SpacesLive = HttpApiBuilder.group(OctavoBase.add(SpacesApi), "space
     const value = presentCustomFieldValue(base)
     return handlers
       .handle("list", ({ path, urlParams }) =>
-        listOf(spaceListKey(path.organizationId), urlParams, (page) => spaces.list(path.organizationId, page), present))
-      .handle("create", ({ path, payload }) => domain(spaces.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present))))
+        listOf(spaceListKey(path.organizationId), urlParams, (page) =>
+          spaces.list(path.organizationId, page), present))
+      .handle("create", ({ path, payload }) =>
+        domain(spaces.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present))))
       .handle("get", ({ path }) => domain(spaces.get(path.spaceId)).pipe(Effect.map(present)))
       .handle("remove", ({ path }) => domain(spaces.delete(path.spaceId)))
       .handle("update", ({ path, payload }) => domain(spaces.update(path.spaceId, payload)).pipe(Effect.map(present)))

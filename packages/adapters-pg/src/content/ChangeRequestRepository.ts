@@ -21,8 +21,11 @@ export const ChangeRequestRepositoryLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const guarded = conflictOnUnique(sql)
     const insert = write(ChangeRequestRow, (row) => sql`INSERT INTO change_requests ${sql.insert(row)}`)
-    const findByNumber = findOne(Schema.Tuple(SpaceId, Schema.Number), ChangeRequestRow, ([spaceId, number]) =>
-      sql`SELECT * FROM change_requests WHERE space_id = ${spaceId} AND number = ${number}`)
+    const findByNumber = findOne(
+      Schema.Tuple(SpaceId, Schema.Number),
+      ChangeRequestRow,
+      ([spaceId, number]) => sql`SELECT * FROM change_requests WHERE space_id = ${spaceId} AND number = ${number}`
+    )
     const lastNumber = single(
       SpaceId,
       Schema.Struct({ last: Schema.Number }),

@@ -92,8 +92,7 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
           ORDER BY e.${sql.literal(entries.id)}, chain.step`
 
       /** "table (revision_id, id column, value column)" */
-      const into = (entries: EntryTable): Fragment =>
-        sql.literal(`${entries.table} (revision_id, ${entries.id}, ${entries.value})`)
+      const into = (entries: EntryTable): Fragment => sql.literal(`${entries.table} (revision_id, ${entries.id}, ${entries.value})`)
 
       const loadEntries = <A, I>(entries: EntryTable, Entry: Schema.Schema<A, I>) =>
         findAll(RevisionId, Entry, (revisionId) =>
@@ -139,7 +138,8 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
       return RevisionContentRepository.of({
         save: (revisionId, spaceId, parentId, delta) =>
           sql.withTransaction(Effect.gen(function*() {
-            const pages = entriesOf(delta.pages, delta.deletedPages, (p) => p.id, encodePage)
+            const pages = entriesOf(delta.pages, delta.deletedPages, (p) =>
+              p.id, encodePage)
             const files = entriesOf(delta.files, delta.deletedFiles, (f) => f.id, encodeFile)
             // A parent with no stored content is empty: the revision starts a chain of its own.
             const parent = parentId === null ? undefined : Option.getOrUndefined(yield* parentDepth(parentId))
@@ -167,8 +167,7 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
             }
             return content
           }),
-        loadPage: (revisionId, pageId) =>
-          Effect.map(loadPage([revisionId, pageId]), Option.flatMap(({ entry }) => entry))
+        loadPage: (revisionId, pageId) => Effect.map(loadPage([revisionId, pageId]), Option.flatMap(({ entry }) => entry))
       })
     })
   )

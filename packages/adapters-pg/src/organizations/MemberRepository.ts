@@ -27,8 +27,11 @@ export const MemberRepositoryLive = Layer.effect(
     const update = execute(MemberRow, (row) =>
       sql`UPDATE members SET ${sql.update(row, ["organization_id", "user_id"])}
         WHERE organization_id = ${row["organization_id"]} AND user_id = ${row["user_id"]}`)
-    const find = findOne(Schema.Tuple(OrganizationId, UserId), MemberRow, ([organizationId, userId]) =>
-      sql`SELECT * FROM members WHERE organization_id = ${organizationId} AND user_id = ${userId}`)
+    const find = findOne(
+      Schema.Tuple(OrganizationId, UserId),
+      MemberRow,
+      ([organizationId, userId]) => sql`SELECT * FROM members WHERE organization_id = ${organizationId} AND user_id = ${userId}`
+    )
     const findMany = findAll(
       Schema.Tuple(OrganizationId, Schema.Array(UserId)),
       MemberWithUserRow,
@@ -39,8 +42,7 @@ export const MemberRepositoryLive = Layer.effect(
     const membershipsOf = findAll(
       Schema.Tuple(UserId, Schema.Array(OrganizationId)),
       MemberRow,
-      ([userId, organizationIds]) =>
-        sql`SELECT * FROM members WHERE user_id = ${userId} AND ${sql.in("organization_id", organizationIds)}`
+      ([userId, organizationIds]) => sql`SELECT * FROM members WHERE user_id = ${userId} AND ${sql.in("organization_id", organizationIds)}`
     )
 
     return MemberRepository.of({
@@ -77,8 +79,7 @@ export const MemberRepositoryLive = Layer.effect(
           ]
         })
       },
-      findMany: (organizationId, userIds) =>
-        userIds.length === 0 ? Effect.succeed([]) : findMany([organizationId, userIds]),
+      findMany: (organizationId, userIds) => userIds.length === 0 ? Effect.succeed([]) : findMany([organizationId, userIds]),
       membershipsOf: (userId, organizationIds) =>
         organizationIds.length === 0 ? Effect.succeed([]) : membershipsOf([userId, organizationIds]),
       // FOR UPDATE: in a transaction, the counted members stay locked until it ends (see the port).

@@ -21,8 +21,11 @@ export const TeamRepositoryLive = Layer.effect(
     const withCount = sql`to_json(t) AS team, ${memberCount} AS members`
 
     const findById = findOne(TeamId, TeamWithCountRow, (id) => sql`SELECT ${withCount} FROM teams t WHERE t.id = ${id}`)
-    const findMembership = findOne(Schema.Tuple(TeamId, UserId), MembershipRow, ([teamId, userId]) =>
-      sql`SELECT * FROM team_memberships WHERE team_id = ${teamId} AND user_id = ${userId}`)
+    const findMembership = findOne(
+      Schema.Tuple(TeamId, UserId),
+      MembershipRow,
+      ([teamId, userId]) => sql`SELECT * FROM team_memberships WHERE team_id = ${teamId} AND user_id = ${userId}`
+    )
 
     return TeamRepository.of({
       insert: execute(TeamRow, (row) => sql`INSERT INTO teams ${sql.insert(row)}`),

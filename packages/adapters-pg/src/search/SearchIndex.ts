@@ -69,8 +69,9 @@ const tsqueryOf = (term: SearchTerm): string => `'${term.lexeme.replace(/'/g, "'
 const noHits = <A>(): Page<A> => ({ items: [], count: 0, next: Option.none() })
 
 /** The last upsert of each page wins, as when the documents are applied one after another. */
-const lastOfEachPage = (documents: ReadonlyArray<SearchDocument>): ReadonlyArray<SearchDocument> =>
-  [...new Map(documents.map((d) => [d.pageId, d] as const)).values()]
+const lastOfEachPage = (
+  documents: ReadonlyArray<SearchDocument>
+): ReadonlyArray<SearchDocument> => [...new Map(documents.map((d) => [d.pageId, d] as const)).values()]
 
 export const SearchIndexLive = Layer.effect(
   SearchIndex,
@@ -103,10 +104,14 @@ export const SearchIndexLive = Layer.effect(
       Schema.Struct({ revision_id: RevisionId }),
       (spaceId) => sql`SELECT revision_id FROM search_spaces WHERE space_id = ${spaceId}`
     )
-    const staleSpaces = findAll(Schema.Number, Schema.Struct({ id: SpaceId }), (limit) =>
-      sql`SELECT s.id FROM spaces s LEFT JOIN search_spaces x ON x.space_id = s.id
+    const staleSpaces = findAll(
+      Schema.Number,
+      Schema.Struct({ id: SpaceId }),
+      (limit) =>
+        sql`SELECT s.id FROM spaces s LEFT JOIN search_spaces x ON x.space_id = s.id
         WHERE s.deleted_at IS NULL AND (x.revision_id IS NULL OR x.revision_id <> s.revision_id)
-        ORDER BY s.id LIMIT ${limit}`)
+        ORDER BY s.id LIMIT ${limit}`
+    )
 
     // pageKeyOf: the rank as three digits, a space, the path; "C" so that it sorts as JavaScript's `<`.
     const pageKey = sql`CROSS JOIN LATERAL (SELECT (lpad(r.rank::text, 3, '0') || ' ' || d.path) COLLATE "C" AS page_key) k`

@@ -25,8 +25,7 @@ export const makePgliteClient = (options: PgliteOptions) =>
   Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () =>
-          PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+        try: () => PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
         catch: (cause) => new SqlError({ cause, message: "PGlite: failed to start" })
       }),
       (db) => Effect.promise(() => db.close())
@@ -34,8 +33,7 @@ export const makePgliteClient = (options: PgliteOptions) =>
     const permit = yield* Effect.makeSemaphore(1)
 
     // Uninterruptible: an interrupted caller must not release the permit while PGlite still runs its statement.
-    const run = <A>(f: () => Promise<A>) =>
-      Effect.uninterruptible(Effect.tryPromise({ try: f, catch: toSqlError }))
+    const run = <A>(f: () => Promise<A>) => Effect.uninterruptible(Effect.tryPromise({ try: f, catch: toSqlError }))
 
     const lastRows = (results: ReadonlyArray<Results>) => results[results.length - 1]?.rows ?? []
 
@@ -43,7 +41,8 @@ export const makePgliteClient = (options: PgliteOptions) =>
       execute: (sql, params, transformRows: TransformRows) =>
         Effect.map(run(() => db.query<object>(sql, [...params])), (result) =>
           transformRows === undefined ? result.rows : transformRows(result.rows)),
-      executeRaw: (sql, params) => run(() => db.query(sql, [...params])),
+      executeRaw: (sql, params) =>
+        run(() => db.query(sql, [...params])),
       executeValues: (sql, params) =>
         Effect.map(
           run(() => db.query<Array<unknown>>(sql, [...params], { rowMode: "array" })),

@@ -12,7 +12,11 @@ export const DateFromMillis = Schema.transform(Schema.Union(Schema.Number, Schem
 /** A jsonb column of `schema`: read as the driver parses it, written as JSON text (which both drivers pass as is). */
 export const Jsonb = <A, I>(schema: Schema.Schema<A, I>): Schema.Schema<A, unknown> =>
   Schema.compose(
-    Schema.transform(Schema.Unknown, Schema.Unknown, { strict: true, decode: (stored) => stored, encode: (value) => JSON.stringify(value) }),
+    Schema.transform(Schema.Unknown, Schema.Unknown, {
+      strict: true,
+      decode: (stored) => stored,
+      encode: (value) => JSON.stringify(value)
+    }),
     schema,
     { strict: false }
   )
@@ -100,8 +104,7 @@ export const single = <IA, II, A, AI>(
 export const write = <IA, II>(
   Request: Schema.Schema<IA, II>,
   execute: (request: II) => Effect.Effect<unknown, SqlError>
-): (request: IA) => Effect.Effect<void, SqlError> =>
-  flow(SqlSchema.void({ Request, execute }), Effect.catchTag("ParseError", Effect.die))
+): (request: IA) => Effect.Effect<void, SqlError> => flow(SqlSchema.void({ Request, execute }), Effect.catchTag("ParseError", Effect.die))
 
 /** A write whose SqlErrors are defects. */
 export const execute = <IA, II>(

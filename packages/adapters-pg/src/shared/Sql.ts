@@ -22,15 +22,16 @@ const uniqueViolation = (error: SqlError): string | undefined => {
  * Inside a transaction the write gets a savepoint, so a caller that handles the Conflict
  * can go on using the transaction (Postgres aborts a transaction on its first error).
  */
-export const conflictOnUnique = (sql: SqlClient.SqlClient) =>
-<A>(write: Effect.Effect<A, SqlError>, conflict: (constraint: string) => Conflict): Effect.Effect<A, Conflict> =>
-  Effect.serviceOption(SqlClient.TransactionConnection).pipe(
-    Effect.flatMap((transaction) => Option.isSome(transaction) ? sql.withTransaction(write) : write),
-    Effect.catchAll((error) => {
-      const constraint = uniqueViolation(error)
-      return constraint === undefined ? Effect.die(error) : Effect.fail(conflict(constraint))
-    })
-  )
+export const conflictOnUnique =
+  (sql: SqlClient.SqlClient) =>
+  <A>(write: Effect.Effect<A, SqlError>, conflict: (constraint: string) => Conflict): Effect.Effect<A, Conflict> =>
+    Effect.serviceOption(SqlClient.TransactionConnection).pipe(
+      Effect.flatMap((transaction) => Option.isSome(transaction) ? sql.withTransaction(write) : write),
+      Effect.catchAll((error) => {
+        const constraint = uniqueViolation(error)
+        return constraint === undefined ? Effect.die(error) : Effect.fail(conflict(constraint))
+      })
+    )
 
 /** The columns a list is ordered by: a sort value, then the id. */
 export interface KeysetColumns {

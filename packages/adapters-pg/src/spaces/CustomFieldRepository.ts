@@ -25,8 +25,11 @@ export const CustomFieldRepositoryLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const guarded = conflictOnUnique(sql)
     const insert = write(CustomFieldRow, (row) => sql`INSERT INTO custom_fields ${sql.insert(row)}`)
-    const findByName = findOne(Schema.Tuple(OrganizationId, Schema.String), CustomFieldRow, ([organizationId, name]) =>
-      sql`SELECT * FROM custom_fields WHERE organization_id = ${organizationId} AND name = ${name}`)
+    const findByName = findOne(
+      Schema.Tuple(OrganizationId, Schema.String),
+      CustomFieldRow,
+      ([organizationId, name]) => sql`SELECT * FROM custom_fields WHERE organization_id = ${organizationId} AND name = ${name}`
+    )
     const valuesOf = findAll(
       SpaceId,
       ValueRow,
@@ -65,8 +68,7 @@ export const CustomFieldRepositoryLive = Layer.effect(
         CustomFieldRow,
         (organizationId) => sql`SELECT * FROM custom_fields WHERE organization_id = ${organizationId} ORDER BY created_at, id`
       ),
-      valuesOf: (spaceId) =>
-        Effect.map(valuesOf(spaceId), (rows) => new Map(rows.map((row) => [row.fieldId, row.value] as const))),
+      valuesOf: (spaceId) => Effect.map(valuesOf(spaceId), (rows) => new Map(rows.map((row) => [row.fieldId, row.value] as const))),
       setValues: (spaceId, values) => {
         const cleared = Array.from(values).flatMap(([fieldId, value]) => value === null ? [fieldId] : [])
         const set = Array.from(values).flatMap(([fieldId, value]) => value === null ? [] : [{ spaceId, fieldId, value }])

@@ -13,8 +13,7 @@ export const SpaceRepositoryLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const setRevision = execute(
       Schema.Tuple(SpaceId, RevisionId, DateFromMillis),
-      ([id, revisionId, updatedAt]) =>
-        sql`UPDATE spaces SET revision_id = ${revisionId}, updated_at = ${updatedAt} WHERE id = ${id}`
+      ([id, revisionId, updatedAt]) => sql`UPDATE spaces SET revision_id = ${revisionId}, updated_at = ${updatedAt} WHERE id = ${id}`
     )
     const listDeletedBefore = findAll(
       Schema.Tuple(DateFromMillis, Schema.Number),

@@ -168,8 +168,11 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
       filter: { readonly status?: LinkStatus | undefined; readonly page?: PageId | undefined },
       request: PageRequest
     ) =>
-      Effect.flatMap(content(spaceId, reference), (view) =>
-        contentService.linksIn(view, appBase, filter, request, (all) => Effect.succeed(all.filter((l) => l.status === "broken").length)))
+      Effect.flatMap(
+        content(spaceId, reference),
+        (view) =>
+          contentService.linksIn(view, appBase, filter, request, (all) => Effect.succeed(all.filter((l) => l.status === "broken").length))
+      )
 
     const requireOpenForWork = (changeRequest: ChangeRequest) =>
       changeRequest.status === "merged" || changeRequest.status === "archived"
@@ -189,7 +192,11 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
      * Applies changes into one new revision of the change request: `edit` level, and a change
      * request still open for work. `plan` turns its latest content into the changes.
      */
-    const editWith = <E>(spaceId: SpaceId, reference: string, plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>) =>
+    const editWith = <E>(
+      spaceId: SpaceId,
+      reference: string,
+      plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>
+    ) =>
       Effect.gen(function*() {
         const { proof, space } = yield* requireEditable(spaceId, reference)
         return yield* uow.transaction(Effect.gen(function*() {
@@ -199,7 +206,11 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           yield* requireOpenForWork(changeRequest)
           const at = yield* now
           const base = yield* contents.load(changeRequest.revisionId)
-          const applied = yield* applyChanges(base, yield* plan(base), { now: at, newId: secrets.newId, storeBlob: contentService.storeBlob })
+          const applied = yield* applyChanges(base, yield* plan(base), {
+            now: at,
+            newId: secrets.newId,
+            storeBlob: contentService.storeBlob
+          })
           const revision = yield* written.record(proof, [changeRequest.revisionId], "edits", at, {
             on: changeRequest.revisionId,
             delta: applied.delta

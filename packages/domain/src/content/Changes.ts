@@ -260,7 +260,11 @@ export const pageTree = (content: RevisionContent): ReadonlyArray<PageNode> => {
 /** A page's path in a revision. */
 export const pathOf = (content: RevisionContent, page: ContentPage): string => {
   const slugs: Array<string> = []
-  for (let current: ContentPage | undefined = page; current !== undefined; current = current.parentId === null ? undefined : content.pages.get(current.parentId)) {
+  for (
+    let current: ContentPage | undefined = page;
+    current !== undefined;
+    current = current.parentId === null ? undefined : content.pages.get(current.parentId)
+  ) {
     slugs.unshift(current.slug)
   }
   return slugs.join("/")

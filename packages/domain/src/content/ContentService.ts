@@ -49,8 +49,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       })
 
     /** The space's active revision; `read` level. */
-    const current = (spaceId: SpaceId) =>
-      Effect.flatMap(guard.space(spaceId), ({ space }) => loadRevision(space.revisionId))
+    const current = (spaceId: SpaceId) => Effect.flatMap(guard.space(spaceId), ({ space }) => loadRevision(space.revisionId))
 
     /** Any revision of the space, old ones included: they stay readable. */
     const revisionOf = (spaceId: SpaceId, revisionId: RevisionId) =>
@@ -100,7 +99,10 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const pageIn = (view: RevisionView, pageId: PageId) => {
       const found = view.content.pages.get(pageId)
       if (found === undefined) return Effect.fail(new NotFound({ entity: "page", id: pageId }))
-      const node = pageTree({ ...view.content, pages: new Map([...view.content.pages].filter(([, p]) => isUnder(view.content, p.id, pageId))) })
+      const node = pageTree({
+        ...view.content,
+        pages: new Map([...view.content.pages].filter(([, p]) => isUnder(view.content, p.id, pageId)))
+      })
       return Effect.succeed({ revision: view.revision, page: found, path: pathOf(view.content, found), pages: node[0]?.pages ?? [] })
     }
 
@@ -122,10 +124,13 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
 
     /** A file's bytes, from the blob store. */
     const fileBytes = (found: File) =>
-      Effect.flatMap(blobs.get(found.blobKey), Option.match({
-        onNone: () => Effect.fail(new NotFound({ entity: "file", id: found.id })),
-        onSome: (bytes) => Effect.succeed({ file: found, bytes })
-      }))
+      Effect.flatMap(
+        blobs.get(found.blobKey),
+        Option.match({
+          onNone: () => Effect.fail(new NotFound({ entity: "file", id: found.id })),
+          onSome: (bytes) => Effect.succeed({ file: found, bytes })
+        })
+      )
 
     /** The bytes of a file of the active revision. */
     const download = (spaceId: SpaceId, fileId: FileId) => Effect.flatMap(file(spaceId, fileId), fileBytes)
@@ -151,11 +156,19 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
         const listed = pageInMemory(all.filter((l) => filter.status === undefined || l.status === filter.status), byIndex, "asc", request)
         return {
           ...listed,
-          stats: { total: all.length, broken: { total: all.filter((l) => l.status === "broken").length, changeRequest: yield* brokenInChangeRequests(all) } }
+          stats: {
+            total: all.length,
+            broken: { total: all.filter((l) => l.status === "broken").length, changeRequest: yield* brokenInChangeRequests(all) }
+          }
         }
       })
 
-    const links = (spaceId: SpaceId, appBase: string, filter: { readonly status?: LinkStatus | undefined; readonly page?: PageId | undefined }, request: PageRequest) =>
+    const links = (
+      spaceId: SpaceId,
+      appBase: string,
+      filter: { readonly status?: LinkStatus | undefined; readonly page?: PageId | undefined },
+      request: PageRequest
+    ) =>
       Effect.flatMap(current(spaceId), (view) =>
         linksIn(view, appBase, filter, request, () =>
           Effect.gen(function*() {

@@ -4,8 +4,16 @@
  * images, links and inline code/bold/italic.
  */
 export type Inline =
-  | { readonly object: "text"; readonly leaves: ReadonlyArray<{ readonly text: string; readonly marks: ReadonlyArray<{ readonly type: string }> }> }
-  | { readonly object: "inline"; readonly type: "link"; readonly data: { readonly ref: { readonly kind: "url"; readonly url: string } }; readonly nodes: ReadonlyArray<Inline> }
+  | {
+    readonly object: "text"
+    readonly leaves: ReadonlyArray<{ readonly text: string; readonly marks: ReadonlyArray<{ readonly type: string }> }>
+  }
+  | {
+    readonly object: "inline"
+    readonly type: "link"
+    readonly data: { readonly ref: { readonly kind: "url"; readonly url: string } }
+    readonly nodes: ReadonlyArray<Inline>
+  }
 
 export type Block = {
   readonly object: "block"
@@ -84,7 +92,9 @@ export const markdownToDocument = (markdown: string): Document => {
       const header = cells(line)
       const rows: Array<Array<string>> = []
       for (i += 2; i < lines.length && /^\s*\|.*\|\s*$/.test(lines[i] ?? ""); i++) rows.push(cells(lines[i] ?? ""))
-      nodes.push(block("table", [header, ...rows].map((row) => block("table-row", row.map((cell) => block("table-cell", parseInline(cell)))))))
+      nodes.push(
+        block("table", [header, ...rows].map((row) => block("table-row", row.map((cell) => block("table-cell", parseInline(cell))))))
+      )
       continue
     }
     if (/^>\s?/.test(line)) {

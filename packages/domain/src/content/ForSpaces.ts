@@ -12,7 +12,8 @@ export const ChangeRequestCounters = Layer.effect(
       countsFor: (spaceIds) =>
         Effect.map(changeRequests.countsFor(spaceIds), (counts) => {
           const answered = new Map<SpaceId, Partial<SpaceCounts>>()
-          for (const [id, c] of counts) answered.set(id, { changeRequests: c.total, changeRequestsOpen: c.open, changeRequestsDraft: c.draft })
+          for (const [id, c] of counts)
+            answered.set(id, { changeRequests: c.total, changeRequestsOpen: c.open, changeRequestsDraft: c.draft })
           return answered
         })
     }))

@@ -17,7 +17,9 @@ const scalar = (raw: string): string | boolean => {
 }
 
 /** Reads `---` front matter of flat keys and `layout:` with `<part>:\n    visible: <bool>` entries. */
-const frontMatter = (markdown: string): { readonly fields: Record<string, string | boolean>; readonly layout: Record<string, boolean>; readonly rest: string } => {
+const frontMatter = (
+  markdown: string
+): { readonly fields: Record<string, string | boolean>; readonly layout: Record<string, boolean>; readonly rest: string } => {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(markdown)
   if (match === null) return { fields: {}, layout: {}, rest: markdown }
   const fields: Record<string, string | boolean> = {}

@@ -4,7 +4,9 @@ import type { ContentDelta, ContentPage, RevisionContent } from "./Page.js"
 const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)))
+      ? Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))
+      )
       : v)
 
 /** Whether two versions of a page are the same, whatever the order of their fields. */

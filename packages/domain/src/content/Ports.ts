@@ -40,7 +40,11 @@ export class ChangeRequestRepository extends Context.Tag("@octavo/domain/ChangeR
   /** The highest number used in the space, 0 when none. */
   readonly lastNumber: (spaceId: SpaceId) => Effect.Effect<number>
   /** Keyset over (createdAt ms, id), newest first. */
-  readonly list: (spaceId: SpaceId, filter: { readonly status?: ChangeRequestStatus | undefined }, page: PageRequest) => Effect.Effect<Page<ChangeRequest>>
+  readonly list: (
+    spaceId: SpaceId,
+    filter: { readonly status?: ChangeRequestStatus | undefined },
+    page: PageRequest
+  ) => Effect.Effect<Page<ChangeRequest>>
   /** Counts for those of the spaces that have change requests; the others are absent (they count zero). */
   readonly countsFor: (spaceIds: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyMap<SpaceId, ChangeRequestCounts>>
 }>() {}

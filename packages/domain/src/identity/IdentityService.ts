@@ -29,8 +29,10 @@ export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identit
     const userNotFound = (id: string) => new NotFound({ entity: "user", id })
 
     const requireInstanceAdmin = (action: string) =>
-      Effect.flatMap(Actor, (actor) =>
-        actor.isInstanceAdmin ? Effect.void : Effect.fail(new Forbidden({ action, required: "the instance administrator" })))
+      Effect.flatMap(
+        Actor,
+        (actor) => actor.isInstanceAdmin ? Effect.void : Effect.fail(new Forbidden({ action, required: "the instance administrator" }))
+      )
 
     /** The user behind a bearer token; unknown and revoked tokens are refused alike. */
     const authenticate = (secret: string) =>

@@ -143,8 +143,23 @@ const walk = (root: ParentNode, enter: (node: ChildNode) => boolean, leave?: (el
 
 /** Never content: scripts, styles, embedded documents and the controls of forms. */
 const NEVER_CONTENT = new Set([
-  "script", "style", "noscript", "template", "svg", "iframe", "form", "button",
-  "head", "select", "textarea", "object", "embed", "canvas", "audio", "video", "dialog"
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "iframe",
+  "form",
+  "button",
+  "head",
+  "select",
+  "textarea",
+  "object",
+  "embed",
+  "canvas",
+  "audio",
+  "video",
+  "dialog"
 ])
 /** The site's chrome around a page, dropped when no element marks the main content. */
 const CHROME = new Set(["nav", "header", "footer", "aside"])
@@ -152,10 +167,57 @@ const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo", "complement
 
 /** Elements that start a new block: they end the paragraph around them. */
 const BLOCK = new Set([
-  "address", "article", "aside", "blockquote", "body", "caption", "center", "dd", "details", "dialog", "dir", "div",
-  "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
-  "hgroup", "hr", "html", "legend", "li", "listing", "main", "menu", "nav", "ol", "p", "plaintext", "pre", "search",
-  "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "xmp"
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "body",
+  "caption",
+  "center",
+  "dd",
+  "details",
+  "dialog",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "legend",
+  "li",
+  "listing",
+  "main",
+  "menu",
+  "nav",
+  "ol",
+  "p",
+  "plaintext",
+  "pre",
+  "search",
+  "section",
+  "summary",
+  "table",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "ul",
+  "xmp"
 ])
 
 const HEADING_LEVEL: Readonly<Record<string, number>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 }
@@ -198,7 +260,8 @@ const escapeLineStart = (line: string): string => {
   // A line of dashes and pipes under a line with a pipe would make a table of the two (tested in
   // two steps: `[ |:-]*-[ |:-]*$` backtracks quadratically on a long run of dashes).
   const tableDelimiter = visible.includes("|") && visible.includes("-") && /^[ |:-]*$/.test(visible)
-  if (tableDelimiter || /^(?:=+ *|-[- ]*)$/.test(visible) || /^(?:#{1,6}|[-+])(?= |$)/.test(visible) || visible.startsWith(">")) return escapeAt(0)
+  if (tableDelimiter || /^(?:=+ *|-[- ]*)$/.test(visible) || /^(?:#{1,6}|[-+])(?= |$)/.test(visible) || visible.startsWith(">"))
+    return escapeAt(0)
   const numbered = /^(\d{1,9})[.)](?= |$)/.exec(visible)
   return numbered === null ? line : escapeAt(numbered[1]?.length ?? 0)
 }
@@ -244,7 +307,11 @@ const DELIMITER_CHOICES: Readonly<Record<string, ReadonlyArray<string>>> = {
   [EMPHASIS.open]: ["_", "*"],
   [DELETED.open]: ["~~"]
 }
-const CLOSER_OF: Readonly<Record<string, string>> = { [STRONG.open]: STRONG.close, [EMPHASIS.open]: EMPHASIS.close, [DELETED.open]: DELETED.close }
+const CLOSER_OF: Readonly<Record<string, string>> = {
+  [STRONG.open]: STRONG.close,
+  [EMPHASIS.open]: EMPHASIS.close,
+  [DELETED.open]: DELETED.close
+}
 
 const isSpace = (char: string | undefined): boolean => char === undefined || /\s/u.test(char)
 const isPunctuation = (char: string | undefined): boolean => char !== undefined && /[\p{P}\p{S}]/u.test(char)
@@ -292,7 +359,8 @@ const pairsIn = (text: string): ReadonlyArray<DelimiterPair> => {
       const besideStrong = [open - 1, open + 1, i - 1, i + 1].some((j) => text[j] === STRONG.open || text[j] === STRONG.close)
       const delimiter = (DELIMITER_CHOICES[text[open] as string] ?? []).find((candidate) =>
         !(candidate === "*" && besideStrong) &&
-        canOpen(candidate, neighbour(text, open, -1), neighbour(text, open, 1)) && canClose(candidate, neighbour(text, i, -1), neighbour(text, i, 1))
+        canOpen(candidate, neighbour(text, open, -1), neighbour(text, open, 1)) &&
+        canClose(candidate, neighbour(text, i, -1), neighbour(text, i, 1))
       )
       pairs.push({ open, close: i, delimiter })
     }
@@ -484,7 +552,8 @@ const readPage = (html: string, url: string): ReadPage => {
   }
   const baseHref = baseElement === undefined ? undefined : resolve(attributeOf(baseElement, "href") ?? "")
   if (baseHref !== undefined && (baseHref.protocol === "http:" || baseHref.protocol === "https:")) base = baseHref
-  const isWeb = (target: URL | undefined): target is URL => target !== undefined && (target.protocol === "http:" || target.protocol === "https:")
+  const isWeb = (target: URL | undefined): target is URL =>
+    target !== undefined && (target.protocol === "http:" || target.protocol === "https:")
 
   const links = new Set<string>()
   walk(document, (node) => {
@@ -527,7 +596,8 @@ const readPage = (html: string, url: string): ReadPage => {
         return false
       }
       if (isDropped(node)) return false
-      if (mode === "heading" && isHtml(node, "a") && attributeOf(node, "href")?.trim().startsWith("#") === true) anchorStarts.set(node, text.length)
+      if (mode === "heading" && isHtml(node, "a") && attributeOf(node, "href")?.trim().startsWith("#") === true)
+        anchorStarts.set(node, text.length)
       if (node.tagName === "br") text += separator
       atBlockEdge(node)
       return true
@@ -622,14 +692,20 @@ const readPage = (html: string, url: string): ReadPage => {
         return linkOf(node, context, depth)
       case "strong":
       case "b":
-        return context.strong ? inlineChildren(node, context, depth) : wrap(inlineChildren(node, { ...context, strong: true }, depth), STRONG)
+        return context.strong
+          ? inlineChildren(node, context, depth)
+          : wrap(inlineChildren(node, { ...context, strong: true }, depth), STRONG)
       case "em":
       case "i":
-        return context.emphasis ? inlineChildren(node, context, depth) : wrap(inlineChildren(node, { ...context, emphasis: true }, depth), EMPHASIS)
+        return context.emphasis
+          ? inlineChildren(node, context, depth)
+          : wrap(inlineChildren(node, { ...context, emphasis: true }, depth), EMPHASIS)
       case "del":
       case "s":
       case "strike":
-        return context.deleted ? inlineChildren(node, context, depth) : wrap(inlineChildren(node, { ...context, deleted: true }, depth), DELETED)
+        return context.deleted
+          ? inlineChildren(node, context, depth)
+          : wrap(inlineChildren(node, { ...context, deleted: true }, depth), DELETED)
       case "code":
       case "kbd":
       case "samp":
@@ -711,7 +787,8 @@ const readPage = (html: string, url: string): ReadPage => {
       }
       case "blockquote": {
         const inner = joinBlocks(blocksOf(element.childNodes, depth))
-        if (inner !== "") out.push({ markdown: inner.split("\n").map((line) => (line === "" ? ">" : `> ${line}`)).join("\n"), kind: "other" })
+        if (inner !== "")
+          out.push({ markdown: inner.split("\n").map((line) => (line === "" ? ">" : `> ${line}`)).join("\n"), kind: "other" })
         return
       }
       case "table":
@@ -757,7 +834,8 @@ const readPage = (html: string, url: string): ReadPage => {
           if (items.length === 0) items.push(owner)
           const nested = listOf(node, owner[owner.length - 1], depth + 1)
           if (nested !== undefined) owner.push(nested)
-        } else if (level < MAX_DEPTH && node.childNodes.some((child) => isElement(child) && child.tagName === "li")) collect(node.childNodes, level + 1)
+        } else if (level < MAX_DEPTH && node.childNodes.some((child) => isElement(child) && child.tagName === "li"))
+          collect(node.childNodes, level + 1)
         else items.push(blocksOf([node], depth))
       }
     }
@@ -780,7 +858,8 @@ const readPage = (html: string, url: string): ReadPage => {
       if (isDropped(child)) continue
       if (child.tagName === "caption") caption = child
       else if (child.tagName === "tr") rows.push(child)
-      else if (["thead", "tbody", "tfoot"].includes(child.tagName)) rows.push(...child.childNodes.filter((row): row is Element => isElement(row) && row.tagName === "tr" && !isDropped(row)))
+      else if (["thead", "tbody", "tfoot"].includes(child.tagName))
+        rows.push(...child.childNodes.filter((row): row is Element => isElement(row) && row.tagName === "tr" && !isDropped(row)))
     }
     walk(table, (node) => {
       if (isElement(node) && node !== table && node.tagName === "table" && !isDropped(node)) nested = true
@@ -846,8 +925,7 @@ const readPage = (html: string, url: string): ReadPage => {
       return
     }
     if (width === 0) return
-    const format = (line: ReadonlyArray<string>) =>
-      `| ${Array.from({ length: width }, (_, i) => line[i] ?? "").join(" | ")} |`
+    const format = (line: ReadonlyArray<string>) => `| ${Array.from({ length: width }, (_, i) => line[i] ?? "").join(" | ")} |`
     const [header = [], ...body] = grid
     const delimiter = `| ${Array.from({ length: width }, (_, i) => alignmentOf(headerCells[i])).join(" | ")} |`
     out.push({ markdown: [format(header), delimiter, ...body.map(format)].join("\n"), kind: "other" })

@@ -63,7 +63,8 @@ interface Site {
 const withoutFragment = (url: string): string => url.replace(/#.*$/, "")
 
 const isHtml = (resource: FetchedResource) =>
-  resource.status >= 200 && resource.status < 300 && (resource.contentType === "text/html" || resource.contentType === "application/xhtml+xml")
+  resource.status >= 200 && resource.status < 300 &&
+  (resource.contentType === "text/html" || resource.contentType === "application/xhtml+xml")
 
 /** The path segments that place a page: "/docs/guide/index.html" → ["docs", "guide"]. */
 const segmentsOf = (url: string): ReadonlyArray<string> =>
@@ -147,7 +148,10 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
           return yield* new InvalidInput({ field: "url", rule: `could not be imported: the site answered with status ${first.status}` })
         }
         if (!isHtml(first)) {
-          return yield* new InvalidInput({ field: "url", rule: `could not be imported: it is not an HTML page (${first.contentType || "no content type"})` })
+          return yield* new InvalidInput({
+            field: "url",
+            rule: `could not be imported: it is not an HTML page (${first.contentType || "no content type"})`
+          })
         }
         const origin = new URL(first.url).origin
         const scope = new URL(".", first.url).pathname
@@ -194,11 +198,14 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
         const images = (yield* Effect.forEach(imageUrls.slice(0, IMPORT_LIMITS.images), (url) =>
           fetcher.fetch(url, { maxBytes: IMPORT_LIMITS.imageBytes }).pipe(Effect.option), { concurrency: IMPORT_LIMITS.concurrency }))
           .flatMap((result, i) =>
-            result._tag === "Some" && result.value.status >= 200 && result.value.status < 300 && result.value.contentType.startsWith("image/")
+            result._tag === "Some" && result.value.status >= 200 && result.value.status < 300 &&
+              result.value.contentType.startsWith("image/")
               ? [{ url: imageUrls[i] as string, bytes: result.value.body, contentType: result.value.contentType }]
-              : [])
+              : []
+          )
         // Every page URL seen on the site counts once, however many addresses led to it.
-        const pageUrls = new Set(Array.from(seen, (url) => aliases.get(url) ?? url))
+        const pageUrls = new Set(Array.from(seen, (url) =>
+          aliases.get(url) ?? url))
         return { pages, aliases, images, total: pageUrls.size + imageUrls.length } satisfies Site
       })
 
@@ -274,7 +281,11 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
         if (site.images.length > 0) {
           changes.push({
             type: "insert_files",
-            files: site.images.map((image) => ({ name: fileNames.get(image.url) as string, contentType: image.contentType, base64: toBase64(image.bytes) }))
+            files: site.images.map((image) => ({
+              name: fileNames.get(image.url) as string,
+              contentType: image.contentType,
+              base64: toBase64(image.bytes)
+            }))
           })
         }
         for (const page of ordered) {

@@ -128,7 +128,8 @@ export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites",
               continue
             }
             const existing = yield* members.find(organizationId, user.value.id)
-            if (Option.isSome(existing) || added.includes(user.value.id)) continue
+            if (Option.isSome(existing) || added.includes(user.value.id))
+              continue
             yield* members.insert({
               organizationId,
               userId: user.value.id,

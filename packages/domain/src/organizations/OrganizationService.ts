@@ -37,8 +37,7 @@ const clearable = <K extends string, V>(key: K, patch: V | null | undefined, cur
 const viewAs = (organization: Organization, member: Member | undefined): OrganizationView =>
   member === undefined ? { organization, permissions: { admin: false, createContent: false } } : view(organization, member)
 
-const normalizeDomains = (domains: ReadonlyArray<string>): ReadonlyArray<string> =>
-  Array.from(new Set(domains.map((d) => d.toLowerCase())))
+const normalizeDomains = (domains: ReadonlyArray<string>): ReadonlyArray<string> => Array.from(new Set(domains.map((d) => d.toLowerCase())))
 
 export class Organizations extends Effect.Service<Organizations>()("@octavo/domain/Organizations", {
   effect: Effect.gen(function*() {
@@ -50,8 +49,10 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
 
     /** The user's member records in these organizations, by organization id: one query for a whole page. */
     const rolesOf = (userId: UserId, found: ReadonlyArray<Organization>) =>
-      Effect.map(members.membershipsOf(userId, found.map((o) => o.id)), (records) =>
-        new Map(records.map((member) => [member.organizationId as string, member])))
+      Effect.map(
+        members.membershipsOf(userId, found.map((o) => o.id)),
+        (records) => new Map(records.map((member) => [member.organizationId as string, member]))
+      )
 
     /** Any authenticated user may create an organization and becomes its admin. */
     const create = (input: CreateOrganizationInput) =>

@@ -91,7 +91,14 @@ export const makeIndexing = Effect.gen(function*() {
    * through `delta`. Only the pages changed are indexed again when the documents followed `from`;
    * otherwise (never indexed yet, or left behind) the whole space is. Runs under the space's lock.
    */
-  const changed = (spaceId: SpaceId, from: RevisionId, to: RevisionId, before: RevisionContent, after: RevisionContent, delta: ContentDelta) =>
+  const changed = (
+    spaceId: SpaceId,
+    from: RevisionId,
+    to: RevisionId,
+    before: RevisionContent,
+    after: RevisionContent,
+    delta: ContentDelta
+  ) =>
     Effect.flatMap(index.indexedRevision(spaceId), (indexed) => {
       if (Option.getOrUndefined(indexed) !== from) return whole(spaceId, to, after)
       const { documents, removed } = documentsChanged(spaceId, before, after, delta)

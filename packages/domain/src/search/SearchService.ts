@@ -172,7 +172,9 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
             yield* indexing.whole(spaceId, space.revisionId, yield* contents.load(space.revisionId))
           })).pipe(
             // One space that cannot be indexed does not keep the others from it.
-            Effect.catchAllCause((cause) => Effect.logWarning("A space could not be reindexed for search", cause).pipe(Effect.annotateLogs({ spaceId })))
+            Effect.catchAllCause((cause) =>
+              Effect.logWarning("A space could not be reindexed for search", cause).pipe(Effect.annotateLogs({ spaceId }))
+            )
           )
         }
       }

@@ -73,8 +73,7 @@ const fromBase64Url = (s: string): string | undefined => {
 }
 
 /** Encodes a position in the list `key` as the opaque `page` token of that list. */
-export const encodeCursor = (key: ListKey, keyset: Keyset): string =>
-  toBase64Url(JSON.stringify({ l: key.name, k: keyset }))
+export const encodeCursor = (key: ListKey, keyset: Keyset): string => toBase64Url(JSON.stringify({ l: key.name, k: keyset }))
 
 export const decodeCursor = (key: ListKey, token: string): Effect.Effect<Keyset, InvalidInput> => {
   const invalid = new InvalidInput({ field: "page", rule: "is not a page token of this list" })

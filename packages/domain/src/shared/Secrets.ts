@@ -27,6 +27,5 @@ const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), 
 export const SecretsLive = Layer.succeed(Secrets, {
   newId: Effect.sync(() => randomString(20)),
   newToken: Effect.sync(() => `oct_${randomString(43)}`),
-  hashToken: (token) =>
-    Effect.promise(() => webCrypto.subtle.digest("SHA-256", new TextEncoder().encode(token))).pipe(Effect.map(hex))
+  hashToken: (token) => Effect.promise(() => webCrypto.subtle.digest("SHA-256", new TextEncoder().encode(token))).pipe(Effect.map(hex))
 })

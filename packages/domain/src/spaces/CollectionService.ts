@@ -189,7 +189,6 @@ export class Collections extends Effect.Service<Collections>()("@octavo/domain/C
         return collectionView(target.member, targetTree, moved)
       })
 
-
     return { create, get, update, delete: remove, list, listSpaces, move, transfer } as const
   })
 }) {}

@@ -60,10 +60,13 @@ export class CustomFields extends Effect.Service<CustomFields>()("@octavo/domain
     const accessOrganization = guard.organization
 
     const find = (organizationId: OrganizationId, name: string) =>
-      Effect.flatMap(fields.findByName(organizationId, name), Option.match({
-        onNone: () => Effect.fail(new NotFound({ entity: "custom field", id: name })),
-        onSome: Effect.succeed
-      }))
+      Effect.flatMap(
+        fields.findByName(organizationId, name),
+        Option.match({
+          onNone: () => Effect.fail(new NotFound({ entity: "custom field", id: name })),
+          onSome: Effect.succeed
+        })
+      )
 
     const list = (organizationId: OrganizationId, page: PageRequest) =>
       Effect.gen(function*() {
@@ -140,15 +143,18 @@ export class CustomFields extends Effect.Service<CustomFields>()("@octavo/domain
         const writes = new Map<FieldId, CustomFieldValue | null>()
         for (const [name, entry] of Object.entries(patch)) {
           const field = byName.get(name)
-          if (field === undefined) return yield* new InvalidInput({ field: `values.${name}`, rule: "is not a custom field of this organization" })
+          if (field === undefined)
+            return yield* new InvalidInput({ field: `values.${name}`, rule: "is not a custom field of this organization" })
           const value = entry.value ?? null
           if (value !== null) {
             const problem = checkValue(field, value)
-            if (problem !== undefined) return yield* new InvalidInput({ field: `values.${name}.value`, rule: problem })
+            if (problem !== undefined)
+              return yield* new InvalidInput({ field: `values.${name}.value`, rule: problem })
           }
           writes.set(field.id, value as CustomFieldValue | null)
         }
-        if (writes.size > 0) yield* fields.setValues(space.id, writes)
+        if (writes.size > 0)
+          yield* fields.setValues(space.id, writes)
       })
 
     return { list, create, get, update, remove, valuesOf, setValues } as const

@@ -75,12 +75,15 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
     const requireCreateUnder = (access: Membership, tree: CollectionIndex, parentId: CollectionId | null) =>
       parentId === null
         ? requireRole(access.member, "create", "create content at the top of the organization")
-        : Effect.flatMap(findParent(access.organization.id, tree, parentId, "parent"), (parent): Effect.Effect<void, InvalidInput | Forbidden> => {
-          const level = levelOn(access.member, tree, parent.defaultLevel, parent.parentId)
-          return level === null
-            ? Effect.fail(new InvalidInput({ field: "parent", rule: `${parentId} is not a collection of this organization` }))
-            : requireLevel(level, "create", "create content in this collection")
-        })
+        : Effect.flatMap(
+          findParent(access.organization.id, tree, parentId, "parent"),
+          (parent): Effect.Effect<void, InvalidInput | Forbidden> => {
+            const level = levelOn(access.member, tree, parent.defaultLevel, parent.parentId)
+            return level === null
+              ? Effect.fail(new InvalidInput({ field: "parent", rule: `${parentId} is not a collection of this organization` }))
+              : requireLevel(level, "create", "create content in this collection")
+          }
+        )
 
     const collection = (collectionId: CollectionId) =>
       Effect.gen(function*() {

@@ -223,7 +223,10 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         const listed = yield* views.of(access.member, tree, result.items)
         return {
           ...result,
-          items: listed.map((view) => ({ permission: guard.levelOn(member.value, tree, view.space.defaultLevel, view.space.parentId), space: view }))
+          items: listed.map((view) => ({
+            permission: guard.levelOn(member.value, tree, view.space.defaultLevel, view.space.parentId),
+            space: view
+          }))
         }
       })
 
@@ -241,7 +244,6 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         purged += expired.length
       }
     })
-
 
     return { create, get, update, delete: remove, restore, duplicate, move, transfer, list, memberSpaces, purgeExpired } as const
   })

@@ -22,7 +22,12 @@ export class SpaceViews extends Effect.Service<SpaceViews>()("@octavo/domain/Spa
     const guard = yield* SpaceAccess
     const counters = yield* SpaceCounters
 
-    const viewOf = (member: Member, tree: CollectionIndex, space: Space, counts: ReadonlyMap<SpaceId, Partial<SpaceCounts>>): SpaceView => ({
+    const viewOf = (
+      member: Member,
+      tree: CollectionIndex,
+      space: Space,
+      counts: ReadonlyMap<SpaceId, Partial<SpaceCounts>>
+    ): SpaceView => ({
       space,
       permissions: spacePermissions(guard.levelOn(member, tree, space.defaultLevel, space.parentId)),
       counts: { ...noCounts, ...counts.get(space.id) }

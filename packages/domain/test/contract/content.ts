@@ -16,7 +16,7 @@ import {
   SpaceId,
   SpaceRepository,
   Spaces,
-  type StoragePorts,
+  type StoragePorts
 } from "../../src/index.js"
 import { adminOfNewOrganization, adminWithNewSpace, at, uniqueId } from "./fixtures.js"
 
@@ -48,7 +48,13 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const contents = yield* RevisionContentRepository
         const space = SpaceId.make(uniqueId("s"))
         const [r1, r2, r3] = [RevisionId.make(uniqueId("r")), RevisionId.make(uniqueId("r")), RevisionId.make(uniqueId("r"))]
-        const a = page({ title: "A", slug: "a", emoji: "📘", layout: { cover: true, coverSize: "hero" }, git: { oid: "abc", path: "a.md" } })
+        const a = page({
+          title: "A",
+          slug: "a",
+          emoji: "📘",
+          layout: { cover: true, coverSize: "hero" },
+          git: { oid: "abc", path: "a.md" }
+        })
         const b = page({ title: "B", slug: "b", parentId: a.id, description: "about b" })
         yield* contents.save(r1, space, null, { ...empty, pages: [a, b] })
         const b2 = { ...b, title: "B2", updatedAt: at(2) }
@@ -60,7 +66,15 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect(Option.getOrThrow(yield* contents.loadPage(r2, b.id))).toEqual(b2)
         expect(yield* contents.loadPage(r3, a.id)).toEqual(Option.none())
         expect(yield* contents.load(RevisionId.make(uniqueId("r")))).toEqual({ pages: new Map(), files: new Map() })
-        const file = { id: uniqueId("f") as never, name: "a.png", contentType: "image/png", size: 3, dimensions: { width: 1, height: 2 }, blobKey: "k", createdAt: at(1) }
+        const file = {
+          id: uniqueId("f") as never,
+          name: "a.png",
+          contentType: "image/png",
+          size: 3,
+          dimensions: { width: 1, height: 2 },
+          blobKey: "k",
+          createdAt: at(1)
+        }
         yield* contents.save(RevisionId.make(uniqueId("r")), space, r3, { ...empty, files: [file] })
       }))
 
@@ -126,7 +140,10 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const { space } = yield* run(spaces.create(organization.id, { title: "Docs" }))
         const first = yield* run(content.editLive(space.id, {
           changes: [
-            { type: "insert_page", document: { markdown: "---\ndescription: Start here\nhidden: true\n---\n# Getting started\n\nWelcome." } },
+            {
+              type: "insert_page",
+              document: { markdown: "---\ndescription: Start here\nhidden: true\n---\n# Getting started\n\nWelcome." }
+            },
             { type: "insert_page", title: "API", slug: "api" }
           ]
         }))
@@ -179,7 +196,10 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const { run, space } = yield* adminWithNewSpace("Busy")
         const cr = yield* run(changeRequests.create(space.id, { subject: "Draft" }))
         yield* run(changeRequests.edit(space.id, cr.changeRequest.id, { changes: [{ type: "insert_page", title: "Merged zephyr" }] }))
-        const edits = Array.from({ length: 6 }, (_, i) => run(content.editLive(space.id, { changes: [{ type: "insert_page", title: `Zephyr ${i}` }] })))
+        const edits = Array.from(
+          { length: 6 },
+          (_, i) => run(content.editLive(space.id, { changes: [{ type: "insert_page", title: `Zephyr ${i}` }] }))
+        )
         yield* Effect.all([
           ...edits,
           run(changeRequests.merge(space.id, cr.changeRequest.id)),
@@ -187,7 +207,13 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         ], { concurrency: "unbounded", discard: true })
         const current = yield* run(content.current(space.id))
         expect([...current.content.pages.values()].map((p) => p.title).sort()).toEqual([
-          "Merged zephyr", "Zephyr 0", "Zephyr 1", "Zephyr 2", "Zephyr 3", "Zephyr 4", "Zephyr 5"
+          "Merged zephyr",
+          "Zephyr 0",
+          "Zephyr 1",
+          "Zephyr 2",
+          "Zephyr 3",
+          "Zephyr 4",
+          "Zephyr 5"
         ])
         const after = (yield* run(spaces.get(space.id))).space
         expect([after.title, after.revisionId]).toEqual(["Busier", current.revision.id])
@@ -196,7 +222,9 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         // The repository itself: `update` never moves the revision.
         const repository = yield* SpaceRepository
         yield* repository.update({ ...space, title: "Stale", revisionId: space.revisionId })
-        expect(Option.map(yield* repository.findById(space.id), (s) => [s.title, s.revisionId])).toEqual(Option.some(["Stale", current.revision.id]))
+        expect(Option.map(yield* repository.findById(space.id), (s) => [s.title, s.revisionId])).toEqual(
+          Option.some(["Stale", current.revision.id])
+        )
       }))
 
     it.effect("files: stored behind the blob store with size, type and image dimensions", () =>
@@ -206,9 +234,41 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const { organization, run } = yield* adminOfNewOrganization
         const { space } = yield* run(spaces.create(organization.id, { title: "Docs" }))
         // A 3 × 2 PNG header is enough for its dimensions.
-        const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 3, 0, 0, 0, 2, 8, 6, 0, 0, 0])
+        const png = new Uint8Array([
+          0x89,
+          0x50,
+          0x4e,
+          0x47,
+          0x0d,
+          0x0a,
+          0x1a,
+          0x0a,
+          0,
+          0,
+          0,
+          13,
+          0x49,
+          0x48,
+          0x44,
+          0x52,
+          0,
+          0,
+          0,
+          3,
+          0,
+          0,
+          0,
+          2,
+          8,
+          6,
+          0,
+          0,
+          0
+        ])
         const base64 = btoa(String.fromCharCode(...png))
-        const edited = yield* run(content.editLive(space.id, { changes: [{ type: "insert_files", files: [{ name: "logo.png", base64 }] }] }))
+        const edited = yield* run(
+          content.editLive(space.id, { changes: [{ type: "insert_files", files: [{ name: "logo.png", base64 }] }] })
+        )
         const file = [...edited.content.files.values()][0]!
         expect(file).toMatchObject({ name: "logo.png", contentType: "image/png", size: png.length, dimensions: { width: 3, height: 2 } })
         const downloaded = yield* run(content.download(space.id, file.id))

@@ -110,9 +110,7 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           }
           yield* makeOrganization()
           const all = yield* walk((page) => organizations.listForUser(user.id, page), 2)
-          const expected = [...created].sort((a, b) =>
-            a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1)
-          )
+          const expected = [...created].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
           expect(all.map((o) => o.id)).toEqual(expected.map((o) => o.id))
           const page = yield* organizations.listForUser(user.id, first({ limit: 2 }))
           expect(page.count).toBe(5)
@@ -246,7 +244,13 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           const user = yield* makeUser()
           yield* makeMember(organization, user, "edit")
           const team = yield* makeTeam(organization)
-          yield* teams.upsertMembership({ teamId: team.id, organizationId: organization.id, userId: user.id, role: "owner", addedAt: at(1) })
+          yield* teams.upsertMembership({
+            teamId: team.id,
+            organizationId: organization.id,
+            userId: user.id,
+            role: "owner",
+            addedAt: at(1)
+          })
           expect(yield* teams.countForUser(organization.id, user.id)).toBe(1)
           yield* members.delete(organization.id, user.id)
           expect(yield* members.find(organization.id, user.id)).toEqual(Option.none())
@@ -345,7 +349,14 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           yield* organizations.update(ghost)
           expect(yield* organizations.findById(ghost.id)).toEqual(Option.none())
           const user = yield* makeUser()
-          yield* members.update({ organizationId: organization.id, userId: user.id, role: "read", joinedAt: at(1), sso: false, disabled: false })
+          yield* members.update({
+            organizationId: organization.id,
+            userId: user.id,
+            role: "read",
+            joinedAt: at(1),
+            sso: false,
+            disabled: false
+          })
           expect(yield* members.find(organization.id, user.id)).toEqual(Option.none())
           const team = yield* makeTeam(organization)
           yield* teams.update({ ...team, id: TeamId.make(uniqueId("t")) })
@@ -354,8 +365,20 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           yield* invites.update(invite)
           expect(yield* invites.findById(invite.id)).toEqual(Option.none())
           yield* makeMember(organization, user, "read")
-          yield* teams.upsertMembership({ teamId: team.id, organizationId: organization.id, userId: user.id, role: "member", addedAt: at(3) })
-          yield* teams.upsertMembership({ teamId: team.id, organizationId: organization.id, userId: user.id, role: "owner", addedAt: at(9) })
+          yield* teams.upsertMembership({
+            teamId: team.id,
+            organizationId: organization.id,
+            userId: user.id,
+            role: "member",
+            addedAt: at(3)
+          })
+          yield* teams.upsertMembership({
+            teamId: team.id,
+            organizationId: organization.id,
+            userId: user.id,
+            role: "owner",
+            addedAt: at(9)
+          })
           expect(Option.getOrThrow(yield* teams.findMembership(team.id, user.id))).toMatchObject({ role: "owner", addedAt: at(3) })
         }))
 

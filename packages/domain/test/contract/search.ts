@@ -25,7 +25,11 @@ const guide = [
   { type: "insert_page", title: "Installing the CLI", document: { markdown: "Run npm to set it up.\n\n## Requirements\n\nNode 20." } },
   { type: "insert_page", title: "Configuration", document: { markdown: "After the installation, edit the CLI settings file." } },
   { type: "insert_page", title: "CLI reference", document: { markdown: "Every command and flag." } },
-  { type: "insert_page", title: "Troubleshooting", document: { markdown: "When the install fails, read the log.\n\n## Network errors\n\nCheck the proxy." } },
+  {
+    type: "insert_page",
+    title: "Troubleshooting",
+    document: { markdown: "When the install fails, read the log.\n\n## Network errors\n\nCheck the proxy." }
+  },
   { type: "insert_page", title: "Changelog", document: { markdown: "Release notes." } }
 ] as const
 
@@ -77,7 +81,10 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(byTitle.items[0]?.sections.map((s) => s.body)).toEqual(["Release notes."])
         const all = yield* run(search.inSpace(space.id, { query: "cli install troubleshooting changelog" }, first))
         expect(all.count).toBe(5)
-        const walked = yield* walk((request) => run(search.inSpace(space.id, { query: "cli install troubleshooting changelog" }, request)), 2)
+        const walked = yield* walk(
+          (request) => run(search.inSpace(space.id, { query: "cli install troubleshooting changelog" }, request)),
+          2
+        )
         expect(walked.map((p) => p.pageId)).toEqual(all.items.map((p) => p.pageId))
       }))
 
@@ -88,7 +95,11 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const search = yield* Search
         const { run, space } = yield* adminWithNewSpace("Guide")
         const created = yield* run(content.editLive(space.id, {
-          changes: [{ type: "insert_page", title: "Platform", slug: "platform" }, { type: "insert_page", title: "Kubernetes", document: { markdown: "Deploy with helm charts." } }]
+          changes: [{ type: "insert_page", title: "Platform", slug: "platform" }, {
+            type: "insert_page",
+            title: "Kubernetes",
+            document: { markdown: "Deploy with helm charts." }
+          }]
         }))
         const pages = [...created.content.pages.values()]
         const platform = pages.find((p) => p.slug === "platform")!
@@ -121,8 +132,16 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const api = (yield* run(spaces.create(organization.id, { title: "API" }))).space
         const handbook = (yield* run(spaces.create(organization.id, { title: "Handbook" }))).space
         yield* run(spaces.create(organization.id, { title: "Empty" }))
-        yield* run(content.editLive(api.id, { changes: [{ type: "insert_page", title: "Webhooks", document: { markdown: "Retries of webhooks." } }] }))
-        yield* run(content.editLive(handbook.id, { changes: [{ type: "insert_page", title: "Holidays", document: { markdown: "Webhooks are an API thing." } }] }))
+        yield* run(
+          content.editLive(api.id, {
+            changes: [{ type: "insert_page", title: "Webhooks", document: { markdown: "Retries of webhooks." } }]
+          })
+        )
+        yield* run(
+          content.editLive(handbook.id, {
+            changes: [{ type: "insert_page", title: "Holidays", document: { markdown: "Webhooks are an API thing." } }]
+          })
+        )
         const found = yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))
         expect(found.items.map((r) => [r.space.title, titles(r.pages)])).toEqual([["API", ["Webhooks"]], ["Handbook", ["Holidays"]]])
         expect(found.count).toBe(2)
@@ -137,7 +156,9 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(3)
         yield* run(spaces.delete(duplicate.space.id))
         yield* run(spaces.delete(handbook.id))
-        expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).items.map((r) => r.space.title)).toEqual(["API"])
+        expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).items.map((r) => r.space.title)).toEqual([
+          "API"
+        ])
         yield* run(spaces.restore(handbook.id))
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(2)
         // Purging a space forgets its documents.
@@ -147,12 +168,16 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         // Another organization's member sees nothing of it; a guest may not search it.
         const stranger = yield* makeUser()
         const asStranger = Effect.provideService(Actor, stranger)
-        expect(failureTag(yield* Effect.either(asStranger(search.inOrganization(organization.id, { query: "webhooks" }, first))))).toBe("NotFound")
+        expect(failureTag(yield* Effect.either(asStranger(search.inOrganization(organization.id, { query: "webhooks" }, first))))).toBe(
+          "NotFound"
+        )
         expect(failureTag(yield* Effect.either(asStranger(search.inSpace(api.id, { query: "webhooks" }, first))))).toBe("NotFound")
         const guest = yield* makeUser()
         yield* makeMember(organization, guest, null)
         const asGuest = Effect.provideService(Actor, guest)
-        expect(failureTag(yield* Effect.either(asGuest(search.inOrganization(organization.id, { query: "webhooks" }, first))))).toBe("Forbidden")
+        expect(failureTag(yield* Effect.either(asGuest(search.inOrganization(organization.id, { query: "webhooks" }, first))))).toBe(
+          "Forbidden"
+        )
         expect(failureTag(yield* Effect.either(asGuest(search.inSpace(api.id, { query: "webhooks" }, first))))).toBe("NotFound")
       }))
 
@@ -195,7 +220,8 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         // 15,800 distinct words of 62 Cyrillic letters (two bytes each in UTF-8): about 2 MB of
         // lexemes, twice what PostgreSQL takes in one tsvector, in under a million characters.
         const letter = (n: number) => String.fromCharCode(0x430 + n)
-        const word = (i: number) => Array.from({ length: 62 }, (_, k) => letter(k < 3 ? Math.floor(i / 32 ** k) % 32 : (i + k) % 32)).join("")
+        const word = (i: number) =>
+          Array.from({ length: 62 }, (_, k) => letter(k < 3 ? Math.floor(i / 32 ** k) % 32 : (i + k) % 32)).join("")
         const markdown = Array.from({ length: 15_800 }, (_, i) => word(i)).join(" ")
         yield* run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "Giant lexicon", document: { markdown } }] }))
         const count = (query: string) => Effect.map(run(search.inSpace(space.id, { query }, first)), (r) => r.count)
@@ -222,6 +248,8 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(failureTag(yield* Effect.either(run(search.inSpace(space.id, { query: "" }, first))))).toBe("InvalidInput")
         expect(failureTag(yield* Effect.either(run(search.inSpace(space.id, { query: "a".repeat(513) }, first))))).toBe("InvalidInput")
         expect((yield* run(search.inSpace(space.id, { query: "word ".repeat(102) + "ab" }, first))).count).toBe(0)
-        expect(failureTag(yield* Effect.either(run(search.inOrganization(organization.id, { query: "x".repeat(513) }, first))))).toBe("InvalidInput")
+        expect(failureTag(yield* Effect.either(run(search.inOrganization(organization.id, { query: "x".repeat(513) }, first))))).toBe(
+          "InvalidInput"
+        )
       }))
   })

@@ -18,8 +18,7 @@ import { makeUser, uniqueId } from "./fixtures.js"
 
 const as = (user: User) => Effect.provideService(Actor, user)
 
-const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) =>
-  Either.isLeft(result) ? result.left._tag : "success"
+const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => Either.isLeft(result) ? result.left._tag : "success"
 
 /** The use cases over a storage: what must hold whichever adapter stores the data. */
 export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
@@ -69,7 +68,9 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const alice = yield* makeUser()
         const stranger = yield* makeUser()
         const { organization } = yield* as(alice)(organizations.create({ title: "Docs" }))
-        const result = yield* Effect.either(as(alice)(teams.create(organization.id, { title: "Writers", members: [alice.id, stranger.id] })))
+        const result = yield* Effect.either(
+          as(alice)(teams.create(organization.id, { title: "Writers", members: [alice.id, stranger.id] }))
+        )
         expect(failureTag(result)).toBe("InvalidInput")
         const listed = yield* as(alice)(teams.list(organization.id, {}, { limit: 10, after: Option.none() }))
         expect(listed.count).toBe(0)
@@ -95,9 +96,11 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const repo = yield* TeamRepository
         expect(Option.getOrThrow(yield* repo.findMembership(team.team.id, alice.id)).role).toBe("owner")
         expect(yield* repo.findMembership(team.team.id, bob.id)).toEqual(Option.none())
-        const bad = yield* Effect.either(as(alice)(teams.updateMembers(organization.id, team.team.id, {
-          add: [bob.id, "nobody@example.com"]
-        })))
+        const bad = yield* Effect.either(
+          as(alice)(teams.updateMembers(organization.id, team.team.id, {
+            add: [bob.id, "nobody@example.com"]
+          }))
+        )
         expect(failureTag(bad)).toBe("InvalidInput")
         expect(yield* repo.findMembership(team.team.id, bob.id)).toEqual(Option.none())
       }))

@@ -18,7 +18,7 @@ import {
   SpaceRepository,
   Collections,
   Spaces,
-  type StoragePorts,
+  type StoragePorts
 } from "../../src/index.js"
 import { adminOfNewOrganization, at, makeOrganization, uniqueId } from "./fixtures.js"
 
@@ -66,7 +66,11 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const api = collection(organization, { position: "Z", createdAt: at(1) })
         const inner = collection(organization, { parentId: guides.id, position: "V", createdAt: at(3) })
         for (const c of [guides, api, inner]) yield* collections.insert(c)
-        expect((yield* collections.list(organization.id, { _tag: "all" }, first())).items.map((c) => c.id)).toEqual([api.id, guides.id, inner.id])
+        expect((yield* collections.list(organization.id, { _tag: "all" }, first())).items.map((c) => c.id)).toEqual([
+          api.id,
+          guides.id,
+          inner.id
+        ])
         const top = yield* collections.list(organization.id, { _tag: "children", parentId: null }, first({ limit: 1 }))
         expect(top.items.map((c) => c.id)).toEqual([api.id])
         expect(top.count).toBe(2)
@@ -109,7 +113,14 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const revision = { id: doomed.revisionId, spaceId: doomed.id, parents: [], type: "edits" as const, createdAt: at(1) }
         yield* revisions.insert(revision)
         expect(Option.getOrThrow(yield* revisions.findById(revision.id))).toEqual(revision)
-        const field = { id: CustomFieldId.make(uniqueId("f")), organizationId: organization.id, name: "owner", type: "text" as const, createdAt: at(0), updatedAt: at(0) }
+        const field = {
+          id: CustomFieldId.make(uniqueId("f")),
+          organizationId: organization.id,
+          name: "owner",
+          type: "text" as const,
+          createdAt: at(0),
+          updatedAt: at(0)
+        }
         yield* fields.insert(field)
         yield* fields.setValues(doomed.id, new Map([[field.id, "docs team"]]))
         const expired = yield* spaces.listDeletedBefore(at(5), 100)
@@ -165,12 +176,13 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const b = yield* run(content.create(organization.id, { title: "B", parent: guides.collection.id }))
         const inner = yield* run(collections.create(organization.id, { title: "Inner", parent: guides.collection.id }))
         expect(a.space.visibility).toBe("in-collection")
-        const order = () =>
-          Effect.map(run(collections.listSpaces(guides.collection.id, first())), (p) => p.items.map((s) => s.space.title))
+        const order = () => Effect.map(run(collections.listSpaces(guides.collection.id, first())), (p) => p.items.map((s) => s.space.title))
         expect(yield* order()).toEqual(["A", "B"])
         yield* run(content.move(b.space.id, { position: { before: { type: "space", space: a.space.id } } }))
         expect(yield* order()).toEqual(["B", "A"])
-        const badSibling = yield* Effect.either(run(content.move(b.space.id, { position: { after: { type: "space", space: guides.collection.id } } })))
+        const badSibling = yield* Effect.either(
+          run(content.move(b.space.id, { position: { after: { type: "space", space: guides.collection.id } } }))
+        )
         expect(failureTag(badSibling)).toBe("InvalidInput")
         const cycle = yield* Effect.either(run(collections.move(guides.collection.id, { parent: inner.collection.id })))
         expect(failureTag(cycle)).toBe("Conflict")

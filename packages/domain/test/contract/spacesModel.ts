@@ -35,7 +35,7 @@ class Model {
   listOf(org: string, parent: string | null): Array<string> {
     const key = `${org}/${parent ?? ""}`
     let list = this.children.get(key)
-    if (list === undefined) this.children.set(key, (list = []))
+    if (list === undefined) this.children.set(key, list = [])
     return list
   }
   of(kind: Item["kind"], pick: number, alive = true): Item | undefined {
@@ -72,7 +72,9 @@ const parentOf = (model: Model, org: string, pick: number | null): string | null
 }
 
 const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly parent: fc.Arbitrary<number | null> }) => [
-  fc.record({ parent: pickers.parent, kind: fc.constantFrom("collection" as const, "space" as const) }).map(({ kind, parent }): Command => ({
+  fc.record({ parent: pickers.parent, kind: fc.constantFrom("collection" as const, "space" as const) }).map((
+    { kind, parent }
+  ): Command => ({
     check: () => true,
     toString: () => `create ${kind} under ${parent}`,
     run: async (model, real) => {
@@ -89,7 +91,12 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
       model.listOf(org, parentId).push(id)
     }
   })),
-  fc.record({ pick: pickers.pick, parent: pickers.parent, kind: fc.constantFrom("collection" as const, "space" as const), before: fc.option(pickers.pick) })
+  fc.record({
+    pick: pickers.pick,
+    parent: pickers.parent,
+    kind: fc.constantFrom("collection" as const, "space" as const),
+    before: fc.option(pickers.pick)
+  })
     .map(({ before, kind, parent, pick }): Command => ({
       check: (model) => model.of(kind, pick) !== undefined,
       toString: () => `move ${kind} ${pick} under ${parent} before ${before}`,
@@ -236,14 +243,17 @@ export const spacesModelProperty = (name: string, makeLayer: () => Layer.Layer<S
           }
           const model = new Model(setup.orgs)
           for (const org of setup.orgs) model.listOf(org, null)
-          await fc.asyncModelRun(() => ({ model, real }), [...cmds].map((cmd) => ({
-            check: cmd.check.bind(cmd),
-            toString: cmd.toString.bind(cmd),
-            run: async (m: Model, r: Real) => {
-              await cmd.run(m, r)
-              await agrees(m, r)
-            }
-          })))
+          await fc.asyncModelRun(
+            () => ({ model, real }),
+            [...cmds].map((cmd) => ({
+              check: cmd.check.bind(cmd),
+              toString: cmd.toString.bind(cmd),
+              run: async (m: Model, r: Real) => {
+                await cmd.run(m, r)
+                await agrees(m, r)
+              }
+            }))
+          )
         }),
         { numRuns }
       )
