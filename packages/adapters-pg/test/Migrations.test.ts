@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
@@ -52,6 +53,20 @@ const migrateConcurrently = Effect.gen(function*() {
 })
 
 describe("migrate", () => {
+  // A database records the ids it has applied: one migrated before the migrations moved into their
+  // contexts' folders is up to date only if every shipped migration keeps its id, name and SQL.
+  it("keeps the migrations that shipped, in their order, byte for byte", () => {
+    const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
+    expect(migrations.map(({ id, name, sql }) => [id, name, sha256(sql)])).toEqual([
+      [1, "identity and organizations", "6839e36eb4abb18ca9878aac98f38f9d552bab0c3e6742f818e3c01383fbc1bd"],
+      [2, "collections, spaces and custom fields", "7c3ca6d5c8551a18c43b3b193add69776db4a02beeb24f40f377192cdcda0198"],
+      [3, "revision content and blobs", "b4a85a575b964b4f666e76173e777771e8e62ec22bab4745baff1d8269c6773a"],
+      [4, "change requests", "e296dc9adb62587d70ea9be956c34aa4a4ccd4ffc07b36a4a33766137d861c19"],
+      [5, "search documents", "07291f78b2f295e772443cfff7dd26c0c8a6d33d01218086b654d7268d99d2d1"],
+      [6, "search spaces", "5388f98ee170d99ae1c8f8b7d88b9469f6e0b231eb0712baf3bf523ca67b36dd"]
+    ])
+  })
+
   it.live("applies each migration once when started concurrently on PGlite", () =>
     migrateConcurrently.pipe(Effect.provide(PgliteClient({}))))
 

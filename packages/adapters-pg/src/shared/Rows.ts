@@ -9,6 +9,13 @@ export const DateFromMillis = Schema.transform(Schema.Union(Schema.Number, Schem
   encode: (date) => date.getTime()
 })
 
+/** Epoch milliseconds in a jsonb document, always a JSON number: half the decoding cost of `DateFromMillis`. */
+const DateFromJsonMillis = Schema.transform(Schema.Number, Schema.DateFromSelf, {
+  strict: true,
+  decode: (ms) => new Date(ms),
+  encode: (date) => date.getTime()
+})
+
 /** A jsonb column of `schema`: read as the driver parses it, written as JSON text (which both drivers pass as is). */
 export const Jsonb = <A, I>(schema: Schema.Schema<A, I>): Schema.Schema<A, unknown> =>
   Schema.compose(
@@ -39,7 +46,8 @@ const derive = <F extends Fields>(
   fields: F,
   codecs: Codecs<F>,
   key: (field: string) => string,
-  missing: "null" | "absent"
+  missing: "null" | "absent",
+  date: Schema.Schema<Date, any>
 ): Stored<Schema.Struct.Type<F>> => {
   const stored: Record<string, Schema.Struct.Field> = {}
   for (const [field, declared] of Object.entries(fields)) {
@@ -48,7 +56,7 @@ const derive = <F extends Fields>(
       throw new Error(`stored form of ${field}: only Schema.optional(...) property signatures are derived`)
     }
     const domain = (optional ? declared.from : declared) as Schema.Schema.Any
-    const codec: Schema.Schema.Any = codecs[field] ?? (domain === Schema.DateFromSelf ? DateFromMillis : domain)
+    const codec: Schema.Schema.Any = codecs[field] ?? (domain === Schema.DateFromSelf ? date : domain)
     const signature = !optional
       ? Schema.propertySignature(codec)
       : missing === "absent"
@@ -69,11 +77,11 @@ const derive = <F extends Fields>(
  * milliseconds for dates, NULL for an absent optional field; `codecs` names the columns stored otherwise.
  */
 export const rowOf = <F extends Fields>(entity: Schema.Struct<F>, codecs: Codecs<F> = {}): Stored<Schema.Struct.Type<F>> =>
-  derive(entity.fields, codecs, snakeCase, "null")
+  derive(entity.fields, codecs, snakeCase, "null", DateFromMillis)
 
 /** A jsonb document of an entity: its own field names, epoch milliseconds for dates, absent fields left out. */
 export const documentOf = <F extends Fields>(entity: Schema.Struct<F>, codecs: Codecs<F> = {}): Stored<Schema.Struct.Type<F>> =>
-  derive(entity.fields, codecs, (field) => field, "absent")
+  derive(entity.fields, codecs, (field) => field, "absent", DateFromJsonMillis)
 
 type Statement = Effect.Effect<ReadonlyArray<unknown>, SqlError>
 
