@@ -47,7 +47,7 @@ const derive = <F extends Fields>(
   codecs: Codecs<F>,
   key: (field: string) => string,
   missing: "null" | "absent",
-  date: Schema.Schema<Date, any>
+  date: typeof DateFromMillis | typeof DateFromJsonMillis
 ): Stored<Schema.Struct.Type<F>> => {
   const stored: Record<string, Schema.Struct.Field> = {}
   for (const [field, declared] of Object.entries(fields)) {
