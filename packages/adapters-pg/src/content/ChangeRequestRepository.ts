@@ -3,7 +3,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { ChangeRequest, ChangeRequestId, ChangeRequestRepository, conflicts, SpaceId } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { execute, findAll, findOne, rowOf, single, write } from "../shared/Rows.js"
-import { conflictOnUnique, selectPage } from "../shared/Sql.js"
+import { byCreation, conflictOnUnique, selectPage } from "../shared/Sql.js"
 
 const ChangeRequestRow = rowOf(ChangeRequest)
 
@@ -57,11 +57,9 @@ export const ChangeRequestRepositoryLive = Layer.effect(
           select: sql`c.*`,
           from: sql`FROM change_requests c`,
           where,
-          keyset: { value: "c.created_at", id: "c.id" },
-          order: "desc",
+          ...byCreation("c", "desc"),
           page,
-          row: ChangeRequestRow,
-          keysetOf: (cr) => [cr.createdAt.getTime(), cr.id]
+          row: ChangeRequestRow
         })
       },
       countsFor: (spaceIds) =>

@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Invite, InviteId, InviteRepository } from "@octavo/domain"
 import { Effect, Layer } from "effect"
 import { execute, findOne, rowOf } from "../shared/Rows.js"
-import { selectPage } from "../shared/Sql.js"
+import { byCreation, selectPage } from "../shared/Sql.js"
 
 const InviteRow = rowOf(Invite)
 
@@ -21,11 +21,9 @@ export const InviteRepositoryLive = Layer.effect(
           select: sql`i.*`,
           from: sql`FROM invites i`,
           where: [sql`i.organization_id = ${organizationId}`],
-          keyset: { value: "i.created_at", id: "i.id" },
-          order: "asc",
+          ...byCreation("i"),
           page,
-          row: InviteRow,
-          keysetOf: (invite) => [invite.createdAt.getTime(), invite.id]
+          row: InviteRow
         })
     })
   })

@@ -8,7 +8,7 @@ import {
 } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { findAll, findOne, Jsonb, rowOf, write } from "../shared/Rows.js"
-import { conflictOnUnique, selectPage } from "../shared/Sql.js"
+import { byCreation, conflictOnUnique, selectPage } from "../shared/Sql.js"
 
 const OrganizationRow = rowOf(Organization, { defaultContent: Jsonb(DefaultContent) })
 
@@ -36,11 +36,9 @@ export const OrganizationRepositoryLive = Layer.effect(
           select: sql`o.*`,
           from: sql`FROM organizations o JOIN members m ON m.organization_id = o.id`,
           where: [sql`m.user_id = ${userId}`],
-          keyset: { value: "o.created_at", id: "o.id" },
-          order: "asc",
+          ...byCreation("o"),
           page,
-          row: OrganizationRow,
-          keysetOf: (organization) => [organization.createdAt.getTime(), organization.id]
+          row: OrganizationRow
         }),
       findByEmailDomain: findAll(
         Schema.String,

@@ -1,9 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
-import { Team, TeamId, TeamMembership, TeamRepository, type TeamWithCount, UserId } from "@octavo/domain"
+import { Team, TeamId, TeamMembership, TeamRepository, UserId } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { execute, findOne, rowOf } from "../shared/Rows.js"
-import { containsIgnoringCase, selectPage } from "../shared/Sql.js"
+import { byCreation, containsIgnoringCase, selectPage } from "../shared/Sql.js"
 
 const TeamRow = rowOf(Team)
 const MembershipRow = rowOf(TeamMembership)
@@ -11,7 +11,8 @@ const MembershipRow = rowOf(TeamMembership)
 /** A team with its number of members (`withCount`). */
 const TeamWithCountRow = Schema.Struct({ team: TeamRow, members: Schema.Number })
 
-const teamKeyset = ({ team }: TeamWithCount) => [team.createdAt.getTime(), team.id] as const
+/** Both lists of teams go by the teams' creation. */
+const teams = byCreation("t")
 
 export const TeamRepositoryLive = Layer.effect(
   TeamRepository,
@@ -47,11 +48,10 @@ export const TeamRepositoryLive = Layer.effect(
           select: withCount,
           from: sql`FROM teams t`,
           where,
-          keyset: { value: "t.created_at", id: "t.id" },
-          order: "asc",
+          ...teams,
           page,
           row: TeamWithCountRow,
-          keysetOf: teamKeyset
+          keysetOf: ({ team }) => teams.keysetOf(team)
         })
       },
       findMembership: (teamId, userId) => findMembership([teamId, userId]),
@@ -82,11 +82,10 @@ export const TeamRepositoryLive = Layer.effect(
             to_json(tm) AS membership`,
           from: sql`FROM team_memberships tm JOIN teams t ON t.id = tm.team_id`,
           where,
-          keyset: { value: "t.created_at", id: "t.id" },
-          order: "asc",
+          ...teams,
           page,
           row: Schema.Struct({ team: TeamWithCountRow, membership: MembershipRow }),
-          keysetOf: ({ team }) => teamKeyset(team)
+          keysetOf: ({ team }) => teams.keysetOf(team.team)
         })
       },
       countForUser: (organizationId, userId) =>

@@ -116,6 +116,13 @@ export const selectPage = <A, I>(sql: SqlClient.SqlClient, query: PageQuery<A, I
   }).pipe(Effect.orDie)
 }
 
+/** The keyset of a list by creation: (created_at, id) of the table aliased `alias`, for items with `createdAt` and `id`. */
+export const byCreation = (alias: string, order: Order = "asc") => ({
+  keyset: { value: `${alias}.created_at`, id: `${alias}.id` },
+  keysetOf: (item: { readonly createdAt: Date; readonly id: string }): Keyset => [item.createdAt.getTime(), item.id],
+  order
+})
+
 /** A case-insensitive substring match, without LIKE's wildcards. */
 export const containsIgnoringCase = (sql: SqlClient.SqlClient, column: string, search: string): Fragment =>
   sql`strpos(lower(${sql.literal(column)}), lower(${search}::text)) > 0`

@@ -10,7 +10,7 @@ import {
 } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { execute, findAll, findOne, Jsonb, rowOf, write } from "../shared/Rows.js"
-import { conflictOnUnique, selectPage } from "../shared/Sql.js"
+import { byCreation, conflictOnUnique, selectPage } from "../shared/Sql.js"
 
 const CustomFieldRow = rowOf(CustomField)
 
@@ -57,11 +57,9 @@ export const CustomFieldRepositoryLive = Layer.effect(
           select: sql`f.*`,
           from: sql`FROM custom_fields f`,
           where: [sql`f.organization_id = ${organizationId}`],
-          keyset: { value: "f.created_at", id: "f.id" },
-          order: "asc",
+          ...byCreation("f"),
           page,
-          row: CustomFieldRow,
-          keysetOf: (field) => [field.createdAt.getTime(), field.id]
+          row: CustomFieldRow
         }),
       listAll: findAll(
         OrganizationId,
