@@ -1,0 +1,2 @@
+// GitBook markdown on the unified ecosystem: pure functions over one parse of a page.
+export {}
