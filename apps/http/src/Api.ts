@@ -5,7 +5,7 @@ import { IdentityGroups } from "./identity/index.js"
 import { ImportsGroups } from "./imports/index.js"
 import { OrganizationsGroups } from "./organizations/index.js"
 import { SearchGroups } from "./search/index.js"
-import { OctavoBase } from "./shared/Contract.js"
+import { OctavoBase, requestBodiesAcceptUnknownProperties } from "./shared/Contract.js"
 import { InternalError, PayloadTooLarge } from "./shared/Errors.js"
 import { SpacesGroups } from "./spaces/index.js"
 
@@ -25,4 +25,5 @@ export class OctavoApi extends OctavoBase
   .addError(InternalError)
   .annotate(OpenApi.Title, "Octavo API")
   .annotate(OpenApi.Description, "Self-hostable documentation content management, compatible with GitBook API clients")
+  .annotate(OpenApi.Transform, requestBodiesAcceptUnknownProperties)
 {}

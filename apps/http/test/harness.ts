@@ -4,6 +4,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import type { StoragePorts } from "@octavo/domain"
 import { Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import { makeHttpApp, type ServerOptions } from "../src/Server.js"
+import { recordAnswer } from "./conformance.js"
 
 export const ADMIN_TOKEN = "test-admin-token"
 export const PUBLIC_URL = "https://docs.test"
@@ -30,7 +31,10 @@ export interface CallOptions {
   readonly rawBody?: string
 }
 
-/** One HTTP call; answers its status, parsed JSON body (null when empty) and headers. */
+/**
+ * One HTTP call; answers its status, parsed JSON body (null when empty) and headers. Each answer is
+ * checked against GitBook's schema for the same operation (see conformance.ts).
+ */
 export const call = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, options: CallOptions = {}) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
@@ -43,9 +47,11 @@ export const call = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: 
     }
     const response = yield* client.execute(request)
     const text = yield* response.text
+    const body: Answer["body"] = text === "" ? undefined : JSON.parse(text)
+    recordAnswer(method, path, response.status, body)
     return {
       status: response.status,
-      body: text === "" ? null : JSON.parse(text),
+      body: body ?? null,
       headers: response.headers
     } satisfies Answer
   }).pipe(Effect.scoped, Effect.orDie)

@@ -1,7 +1,7 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { call, testServer } from "./harness.js"
+import { ADMIN_TOKEN, call, testServer } from "./harness.js"
 
 interface Operation {
   readonly operationId: string
@@ -66,5 +66,34 @@ describe("the served OpenAPI document", () => {
           expect([name, status, schema.includes(`#/components/schemas/Error${status}`)]).toEqual([name, status, true])
         }
       }
+    }).pipe(Effect.provide(testServer(MemoryStorage)), Effect.scoped))
+
+  it.effect("does not claim that request bodies refuse unknown properties, which the server ignores", () =>
+    Effect.gen(function*() {
+      const answer = yield* call("GET", "/openapi.json")
+      const components = answer.body.components.schemas as Record<string, unknown>
+      // Everything a request body's schema reaches, through its component references.
+      const reached: Array<unknown> = []
+      const seen = new Set<unknown>()
+      const walk = (schema: unknown): void => {
+        if (typeof schema !== "object" || schema === null || seen.has(schema)) return
+        seen.add(schema)
+        reached.push(schema)
+        const ref = (schema as { $ref?: unknown }).$ref
+        if (typeof ref === "string") walk(components[ref.replace("#/components/schemas/", "")])
+        Object.values(schema).forEach(walk)
+      }
+      const bodies = [...(yield* operations).values()].filter((operation) => operation.requestBody !== undefined)
+      expect(bodies.length).toBeGreaterThan(25)
+      bodies.forEach((operation) => walk(operation.requestBody))
+      expect(reached.filter((schema) => (schema as { additionalProperties?: unknown }).additionalProperties === false)).toEqual([])
+      // Responses still say exactly what they hold.
+      expect((components["User"] as { additionalProperties?: unknown }).additionalProperties).toBe(false)
+
+      // And the server does ignore them.
+      const created = yield* call("POST", "/v1/orgs", { token: ADMIN_TOKEN, body: { title: "Extra", somethingElse: 1 } })
+      expect(created.status).toBe(201)
+      expect(created.body.title).toBe("Extra")
+      expect(created.body.somethingElse).toBeUndefined()
     }).pipe(Effect.provide(testServer(MemoryStorage)), Effect.scoped))
 })

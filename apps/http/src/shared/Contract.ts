@@ -9,3 +9,38 @@ import { Schema } from "effect"
 export const OctavoBase: HttpApi.HttpApi<"octavo"> = Object.assign(HttpApi.make("octavo"), {
   errorSchema: Schema.Never
 }) as unknown as HttpApi.HttpApi<"octavo">
+
+type Json = unknown
+
+const isObject = (value: Json): value is Record<string, Json> => typeof value === "object" && value !== null
+
+/**
+ * Request bodies take properties they do not name and ignore them (Schema's decoding drops excess
+ * properties), as GitBook's do; the generated document claims `additionalProperties: false` on every
+ * struct. This removes that claim from each request body's schema and every component it refers to.
+ */
+export const requestBodiesAcceptUnknownProperties = (spec: Record<string, Json>): Record<string, Json> => {
+  const document = structuredClone(spec)
+  const components = isObject(document["components"]) && isObject(document["components"]["schemas"])
+    ? document["components"]["schemas"]
+    : {}
+  const visited = new Set<Json>()
+  const open = (schema: Json): void => {
+    if (!isObject(schema) && !Array.isArray(schema)) return
+    if (visited.has(schema)) return
+    visited.add(schema)
+    if (Array.isArray(schema)) return schema.forEach(open)
+    if (schema["additionalProperties"] === false) delete schema["additionalProperties"]
+    const ref = schema["$ref"]
+    if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) open(components[ref.slice("#/components/schemas/".length)])
+    Object.values(schema).forEach(open)
+  }
+  const paths = isObject(document["paths"]) ? Object.values(document["paths"]) : []
+  for (const operations of paths) {
+    if (!isObject(operations)) continue
+    for (const operation of Object.values(operations)) {
+      if (isObject(operation)) open(operation["requestBody"])
+    }
+  }
+  return document
+}

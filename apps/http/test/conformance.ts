@@ -1,0 +1,246 @@
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js"
+import * as formatsModule from "ajv-formats"
+import type { FormatsPlugin } from "ajv-formats"
+
+/**
+ * GitBook conformance: every JSON answer of an operation GitBook also has must validate against
+ * GitBook's own response schema for it (`@gitbook/api`'s spec/openapi.json), as GitBook's client
+ * reads it. The harness records each answer here; a setup file fails each test file listing what
+ * it collected.
+ */
+
+interface ResponseObject {
+  readonly $ref?: string
+  readonly content?: Readonly<Record<string, { readonly schema?: unknown }>>
+}
+
+interface OperationObject {
+  readonly operationId?: string
+  readonly responses?: Readonly<Record<string, ResponseObject>>
+}
+
+interface OpenApiDocument {
+  readonly paths: Readonly<Record<string, Readonly<Record<string, OperationObject>>>>
+}
+
+export interface GitBookOperation {
+  readonly operationId: string
+  readonly method: string
+  /** GitBook's path template, as it is under our `/v1`: `/v1/spaces/{spaceId}`. */
+  readonly path: string
+  readonly responses: Readonly<Record<string, ResponseObject>>
+}
+
+export interface Mismatch {
+  /** `operationId METHOD /v1/template`. */
+  readonly operation: string
+  readonly status: number
+  /** JSON pointer into the answered body. */
+  readonly pointer: string
+  /** The ajv keyword, its message and where in GitBook's document the rule is. */
+  readonly rule: string
+}
+
+const SPEC_ID = "gitbook"
+/** GitBook's server is `{host}/v1`; Octavo serves the same paths under `/v1`. */
+const PREFIX = "/v1"
+/** Path parameters whose value may span slashes, as GitBook's client sends them. */
+const SPANNING = new Set(["pagePath"])
+const METHODS = new Set(["get", "put", "post", "delete", "patch"])
+
+const require = createRequire(import.meta.url)
+export const gitbookSpec: OpenApiDocument = JSON.parse(readFileSync(require.resolve("@gitbook/api/spec/openapi.json"), "utf8"))
+
+interface Template {
+  readonly operation: GitBookOperation
+  readonly pattern: RegExp
+  /** Literal segments weigh 2, single-segment parameters 1, spanning ones 0: the most literal template wins. */
+  readonly weights: ReadonlyArray<number>
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const templateOf = (operation: GitBookOperation): Template => {
+  const segments = operation.path.split("/").slice(1)
+  const weights: Array<number> = []
+  const parts = segments.map((segment) => {
+    const parameter = /^\{(.+)\}$/.exec(segment)?.[1]
+    if (parameter === undefined) {
+      weights.push(2)
+      return escapeRegExp(segment)
+    }
+    const spans = SPANNING.has(parameter)
+    weights.push(spans ? 0 : 1)
+    return spans ? ".+" : "[^/]+"
+  })
+  return { operation, pattern: new RegExp(`^/${parts.join("/")}$`), weights }
+}
+
+const compareWeights = (a: Template, b: Template): number => {
+  for (let i = 0; i < Math.max(a.weights.length, b.weights.length); i++) {
+    const difference = (b.weights[i] ?? -1) - (a.weights[i] ?? -1)
+    if (difference !== 0) return difference
+  }
+  return 0
+}
+
+/** Every operation of GitBook's document. */
+export const gitbookOperations: ReadonlyArray<GitBookOperation> = Object.entries(gitbookSpec.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).flatMap(([method, operation]) =>
+    METHODS.has(method) && operation.operationId !== undefined
+      ? [{
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        path: `${PREFIX}${path}`,
+        responses: operation.responses ?? {}
+      }]
+      : []
+  )
+)
+
+const templates: ReadonlyMap<string, ReadonlyArray<Template>> = (() => {
+  const byMethod = new Map<string, Array<Template>>()
+  for (const operation of gitbookOperations) {
+    const list = byMethod.get(operation.method) ?? []
+    list.push(templateOf(operation))
+    byMethod.set(operation.method, list)
+  }
+  for (const list of byMethod.values()) list.sort(compareWeights)
+  return byMethod
+})()
+
+/** GitBook's operation for a request Octavo answers, if GitBook has one (the query string is ignored). */
+export const matchOperation = (method: string, concretePath: string): GitBookOperation | undefined => {
+  const path = concretePath.split(/[?#]/)[0] ?? ""
+  return templates.get(method.toUpperCase())?.find((template) => template.pattern.test(path))?.operation
+}
+
+/** The operation of GitBook's document at a template of ours (`/v1/spaces/{spaceId}`), parameter names aside. */
+export const operationAtTemplate = (method: string, template: string): GitBookOperation | undefined => {
+  const shape = (path: string) => path.replace(/\{[^}]+\}/g, "{}")
+  return gitbookOperations.find((operation) => operation.method === method.toUpperCase() && shape(operation.path) === shape(template))
+}
+
+export const describeOperation = (operation: GitBookOperation) => `${operation.operationId} ${operation.method} ${operation.path}`
+
+// OpenAPI 3.1's schemas are JSON Schema 2020-12; its own keywords (`discriminator`, `example`, `x-*`) are
+// annotations that `strict: false` lets through. `verbose` gives each error the schema object it broke.
+const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false })
+// ajv-formats is CommonJS: imported from ESM, its plugin is the namespace's default (module.exports).
+const addFormats = (formatsModule as unknown as { readonly default: FormatsPlugin }).default
+addFormats(ajv)
+// GitBook's own formats: an emoji code and an icon name, both plain strings to its client.
+ajv.addFormat("emoji", true)
+ajv.addFormat("icon", true)
+ajv.addSchema(gitbookSpec as object, SPEC_ID)
+
+/** Where each schema object sits in GitBook's document, to name the rule an error broke. */
+const locations: ReadonlyMap<object, string> = (() => {
+  const found = new Map<object, string>()
+  const escape = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1")
+  const visit = (value: unknown, pointer: string) => {
+    if (typeof value !== "object" || value === null || found.has(value)) return
+    found.set(value, pointer)
+    for (const [key, child] of Object.entries(value)) visit(child, `${pointer}/${escape(key)}`)
+  }
+  visit(gitbookSpec, "#")
+  return found
+})()
+
+const resolveResponse = (response: ResponseObject): { readonly object: ResponseObject; readonly pointer: string } | undefined => {
+  if (response.$ref === undefined) return { object: response, pointer: locations.get(response) ?? "#" }
+  const pointer = response.$ref
+  const target = pointer.slice(2).split("/").reduce<unknown>(
+    (node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, "/").replace(/~0/g, "~")],
+    gitbookSpec
+  )
+  return target === undefined ? undefined : { object: target as ResponseObject, pointer }
+}
+
+const validators = new Map<string, ValidateFunction>()
+
+/** GitBook's response schema at a pointer into its document, compiled once. */
+const validatorAt = (pointer: string): ValidateFunction => {
+  const cached = validators.get(pointer)
+  if (cached !== undefined) return cached
+  const compiled = ajv.compile({ $ref: `${SPEC_ID}${pointer}` })
+  validators.set(pointer, compiled)
+  return compiled
+}
+
+const ruleOf = (error: ErrorObject): string => {
+  const where = (typeof error.parentSchema === "object" && locations.get(error.parentSchema)) || error.schemaPath
+  const detail = error.keyword === "additionalProperties"
+    ? ` '${String(error.params["additionalProperty"])}'`
+    : error.keyword === "enum"
+    ? ` ${JSON.stringify(error.params["allowedValues"])}`
+    : ""
+  return `${error.keyword}: ${error.message ?? ""}${detail} (${where}/${error.keyword})`
+}
+
+const hasJsonBody = (response: ResponseObject | undefined): boolean =>
+  response !== undefined && resolveResponse(response)?.object.content?.["application/json"]?.schema !== undefined
+
+/**
+ * The documented answer a status is checked against: its own; for another success, GitBook's 200
+ * (or its other documented success with a body: the client takes any 2xx); for another error, `default`.
+ */
+const documentedFor = (operation: GitBookOperation, status: number): ResponseObject | undefined => {
+  const exact = operation.responses[String(status)]
+  if (exact !== undefined) return exact
+  if (status >= 200 && status < 300) {
+    const successes = Object.keys(operation.responses).filter((key) => /^2\d\d$/.test(key)).sort()
+    const withBody = successes.filter((key) => hasJsonBody(operation.responses[key]))
+    const chosen = withBody.includes("200") ? "200" : withBody[0]
+    return chosen === undefined ? undefined : operation.responses[chosen]
+  }
+  return status >= 400 ? operation.responses["default"] : undefined
+}
+
+/**
+ * What is wrong with one answer, as GitBook's client would read it: `body` is the parsed JSON,
+ * `undefined` when the answer had none. Nothing when GitBook has no such operation or documents
+ * no JSON body for that status.
+ */
+export const checkAnswer = (method: string, path: string, status: number, body: unknown): ReadonlyArray<Mismatch> => {
+  const operation = matchOperation(method, path)
+  if (operation === undefined) return []
+  const documented = documentedFor(operation, status)
+  const resolved = documented === undefined ? undefined : resolveResponse(documented)
+  const media = resolved?.object.content?.["application/json"]
+  if (resolved === undefined || media?.schema === undefined) return []
+  const name = describeOperation(operation)
+  if (body === undefined) {
+    return [{
+      operation: name,
+      status,
+      pointer: "",
+      rule: `body: GitBook answers a JSON body here, which its client parses; Octavo answered none (${resolved.pointer})`
+    }]
+  }
+  const validate = validatorAt(`${resolved.pointer}/content/application~1json/schema`)
+  if (validate(body)) return []
+  return (validate.errors ?? []).map((error) => ({ operation: name, status, pointer: error.instancePath, rule: ruleOf(error) }))
+}
+
+const collected = new Map<string, Mismatch>()
+
+/** Records an answer's mismatches, once each; array positions aside, a mismatch seen again is the same one. */
+export const recordAnswer = (method: string, path: string, status: number, body: unknown): void => {
+  for (const mismatch of checkAnswer(method, path, status, body)) {
+    const key = `${mismatch.operation}|${mismatch.status}|${mismatch.pointer.replace(/\/\d+(?=\/|$)/g, "/*")}|${mismatch.rule}`
+    if (!collected.has(key)) collected.set(key, mismatch)
+  }
+}
+
+/** The mismatches recorded so far, emptied. */
+export const takeMismatches = (): ReadonlyArray<Mismatch> => {
+  const all = [...collected.values()]
+  collected.clear()
+  return all
+}
+
+export const formatMismatches = (mismatches: ReadonlyArray<Mismatch>): string =>
+  mismatches.map((m) => `- ${m.operation} → ${m.status} at '${m.pointer}': ${m.rule}`).join("\n")
