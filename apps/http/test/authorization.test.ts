@@ -117,12 +117,18 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("authorization",
         const w = yield* world
         const guestReads = yield* call("GET", `/v1/orgs/${w.organizationId}`, { token: w.guest.token })
         expect(guestReads.status).toBe(200)
-        expect(guestReads.body.permissions).toEqual({ admin: false, createContent: false })
+        expect(guestReads.body.permissions).toMatchObject({
+          view: true,
+          access: false,
+          admin: false,
+          createContent: false,
+          listMembers: false
+        })
         expect((yield* call("GET", `/v1/orgs/${w.organizationId}/members/${w.guest.id}`, { token: w.guest.token })).status).toBe(200)
         expect((yield* call("GET", `/v1/orgs/${w.organizationId}/members`, { token: w.bob.token })).status).toBe(200)
         expect((yield* call("GET", `/v1/orgs/${w.organizationId}/teams/${w.teamId}/members`, { token: w.bob.token })).status).toBe(200)
         const adminView = yield* call("GET", `/v1/orgs/${w.organizationId}`, { token: w.alice.token })
-        expect(adminView.body.permissions).toEqual({ admin: true, createContent: true })
+        expect(adminView.body.permissions).toMatchObject({ view: true, access: true, admin: true, createContent: true, listMembers: true })
       }))
   })
 })

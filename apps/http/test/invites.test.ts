@@ -11,7 +11,8 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("invites", (it) 
       const base = `/v1/orgs/${w.organizationId}/link-invites`
       const created = yield* call("POST", base, { token: w.alice.token, body: { role: "review" } })
       expect(created.status).toBe(201)
-      expect(created.body).toEqual({ object: "invite", id: created.body.id, role: "review" })
+      // Alice, an admin, already has everything the invite gives.
+      expect(created.body).toEqual({ object: "invite", id: created.body.id, role: "review", redundant: true })
       expect(created.headers["location"]).toBe(`${PUBLIC_URL}${base}/${created.body.id}`)
       expect((yield* call("POST", base, { token: w.alice.token, body: { role: "owner" } })).status).toBe(400)
       expect((yield* call("POST", base, { token: w.alice.token, body: {} })).status).toBe(400)
@@ -22,6 +23,11 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("invites", (it) 
       expect((yield* call("GET", path, { token: w.alice.token })).body.role).toBe("review")
       expect((yield* call("PATCH", path, { token: w.alice.token, body: { role: "edit" } })).body.role).toBe("edit")
       expect((yield* call("PATCH", path, { token: w.alice.token, body: { role: "nope" } })).status).toBe(400)
+      // GitBook's `level` (of a content invite) sets the role of an organization invite.
+      expect((yield* call("PATCH", path, { token: w.alice.token, body: { level: "comment" } })).body.role).toBe("comment")
+      expect((yield* call("GET", path, { token: w.alice.token })).body).toMatchObject({ role: "comment", redundant: true })
+      expect((yield* call("PATCH", path, { token: w.alice.token, body: { level: "nope" } })).status).toBe(400)
+      expect((yield* call("PATCH", path, { token: w.alice.token, body: {} })).status).toBe(400)
       expect((yield* call("DELETE", path, { token: w.alice.token })).status).toBe(204)
       expect((yield* call("GET", path, { token: w.alice.token })).status).toBe(404)
       expect((yield* call("GET", `/v1/orgs/${w.otherOrganizationId}/link-invites/${w.inviteId}`, { token: w.carol.token })).status).toBe(
@@ -35,7 +41,9 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("invites", (it) 
       const newcomer = yield* newUser("Newcomer")
       const join = `/v1/orgs/${w.organizationId}/invites/${w.inviteId}`
       const joined = yield* call("POST", join, { token: newcomer.token })
-      expect(joined.status).toBe(204)
+      // GitBook's answer: an empty object, which its client parses.
+      expect(joined.status).toBe(200)
+      expect(joined.body).toEqual({})
       const member = yield* call("GET", `/v1/orgs/${w.organizationId}/members/${newcomer.id}`, { token: w.alice.token })
       expect(member.body.role).toBe("comment")
       const twice = yield* call("POST", join, { token: newcomer.token })
@@ -49,6 +57,27 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("invites", (it) 
       expect((yield* call("GET", `/v1/orgs/${w.organizationId}`, { token: late.token })).status).toBe(404)
     }))
 
+  it.effect("inviting by email takes GitBook's guest role (null) and SSO flag", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const hal = yield* newUser("Hal")
+      const ida = yield* newUser("Ida")
+      const jo = yield* newUser("Jo")
+      const invites = `/v1/orgs/${w.organizationId}/invites`
+      const guests = yield* call("POST", invites, {
+        token: w.alice.token,
+        body: { emails: [hal.email, { email: ida.email, role: "review" }, "new@example.com", "other@example.com"], role: null, sso: true }
+      })
+      expect(guests.status).toBe(200)
+      expect(guests.body).toEqual({ users: [hal.id, ida.id], invited: 2, failedSSOEmails: [] })
+      const members = `/v1/orgs/${w.organizationId}/members`
+      expect((yield* call("GET", `${members}/${hal.id}`, { token: w.alice.token })).body).toMatchObject({ role: null, sso: true })
+      expect((yield* call("GET", `${members}/${ida.id}`, { token: w.alice.token })).body).toMatchObject({ role: "review", sso: true })
+      const entry = yield* call("POST", invites, { token: w.alice.token, body: { emails: [{ email: jo.email, role: null }] } })
+      expect(entry.body).toEqual({ users: [jo.id], invited: 0, failedSSOEmails: [] })
+      expect((yield* call("GET", `${members}/${jo.id}`, { token: w.alice.token })).body).toMatchObject({ role: null, sso: false })
+    }))
+
   it.effect("inviting by email adds existing users and reports addresses without an account", () =>
     Effect.gen(function*() {
       const w = yield* world
@@ -59,7 +88,8 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("invites", (it) 
         body: { emails: [fay.email.toUpperCase(), { email: gil.email, role: "admin" }, "nobody@example.com", w.bob.email], role: "edit" }
       })
       expect(answer.status).toBe(200)
-      expect(answer.body).toEqual({ users: [fay.id, gil.id], invited: ["nobody@example.com"] })
+      // `invited` counts the addresses without an account.
+      expect(answer.body).toEqual({ users: [fay.id, gil.id], invited: 1, failedSSOEmails: [] })
       const members = `/v1/orgs/${w.organizationId}/members`
       expect((yield* call("GET", `${members}/${fay.id}`, { token: w.alice.token })).body.role).toBe("edit")
       expect((yield* call("GET", `${members}/${gil.id}`, { token: w.alice.token })).body.role).toBe("admin")

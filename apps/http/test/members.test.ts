@@ -25,7 +25,8 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("members", (it) 
         joinedAt: bob.joinedAt,
         sso: false,
         spaces: 0,
-        teams: 1
+        teams: 1,
+        sites: 0
       })
       expect(ids((yield* call("GET", `${path}?order=asc`, { token: w.bob.token })).body)).toEqual([w.alice.id, w.bob.id, w.guest.id])
       expect(ids((yield* call("GET", `${path}?role=edit`, { token: w.bob.token })).body)).toEqual([w.bob.id])

@@ -23,9 +23,23 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("organizations",
         ai: false,
         inviteLinks: true,
         plan: "free_2024",
+        mergeRules: { type: "none" },
         urls: { location: `${PUBLIC_URL}/v1/orgs/${id}`, app: `${PUBLIC_URL}/o/${id}` },
-        trial: { status: "notapplicable" },
-        permissions: { admin: true, createContent: true }
+        trial: { status: "notapplicable", count: 0 },
+        permissions: {
+          view: true,
+          access: true,
+          admin: true,
+          ownTeam: false,
+          createContent: true,
+          createOpenAPISpec: false,
+          viewBilling: false,
+          listMembers: true,
+          listTeams: true,
+          listIntegrations: false,
+          listInstallations: false,
+          installIntegration: false
+        }
       })
       expect(answer.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
       expect(answer.headers["location"]).toBe(`${PUBLIC_URL}/v1/orgs/${id}`)
@@ -148,11 +162,52 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("organizations",
       expect(found.status).toBe(200)
       expect(found.body.organizations.map((o: { id: string }) => o.id)).toContain(org.body.id)
       const joinable = found.body.organizations.find((o: { id: string }) => o.id === org.body.id)
-      expect(joinable.permissions).toEqual({ admin: false, createContent: false })
+      expect(Object.values(joinable.permissions)).toHaveLength(12)
+      expect(Object.values(joinable.permissions).every((granted) => granted === false)).toBe(true)
       const none = yield* call("GET", "/v1/email-domains/elsewhere.org/orgs", { token: colleague.token })
       expect(none.body).toEqual({ organizations: [] })
       const bad = yield* call("GET", "/v1/email-domains/not_a_domain/orgs", { token: colleague.token })
       expect(bad.status).toBe(400)
+    }))
+
+  it.effect("permissions follow the caller's role, and team ownership", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const reader = yield* newUser("Reader")
+      const creator = yield* newUser("Creator")
+      yield* addMember(w.organizationId, w.alice, reader, "read")
+      yield* addMember(w.organizationId, w.alice, creator, "create")
+      const path = `/v1/orgs/${w.organizationId}`
+      const permissionsOf = (token: string) => Effect.map(call("GET", path, { token }), (answer) => answer.body.permissions)
+      const granted = (permissions: Record<string, boolean>) =>
+        Object.entries(permissions).filter(([, value]) => value).map(([name]) => name).sort()
+      const member = ["access", "listMembers", "listTeams", "view"]
+      expect(granted(yield* permissionsOf(w.alice.token))).toEqual(["admin", "createContent", ...member].sort())
+      expect(granted(yield* permissionsOf(creator.token))).toEqual(["createContent", ...member].sort())
+      expect(granted(yield* permissionsOf(reader.token))).toEqual(member)
+      // A guest sees the organization, nothing more.
+      expect(granted(yield* permissionsOf(w.guest.token))).toEqual(["view"])
+      // Owning a team is `ownTeam`; being in one is not.
+      expect(granted(yield* permissionsOf(w.bob.token))).toEqual(member)
+      yield* call("PUT", `${path}/teams/${w.teamId}/members/${w.bob.id}`, { token: w.alice.token, body: { role: "owner" } })
+      expect(granted(yield* permissionsOf(w.bob.token))).toEqual(["ownTeam", ...member].sort())
+      // The same in lists and after an update.
+      const listed = yield* call("GET", "/v1/orgs", { token: w.bob.token })
+      expect(listed.body.items[0].permissions.ownTeam).toBe(true)
+      const updated = yield* call("PATCH", path, { token: w.alice.token, body: { title: "Acme Docs 2" } })
+      expect(granted(updated.body.permissions)).toEqual(["admin", "createContent", ...member].sort())
+    }))
+
+  it.effect("accepts GitBook's merge rules of none, and refuses rules it cannot apply", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const path = `/v1/orgs/${w.organizationId}`
+      const none = yield* call("PATCH", path, { token: w.alice.token, body: { mergeRules: { type: "none" } } })
+      expect(none.status).toBe(200)
+      expect(none.body.mergeRules).toEqual({ type: "none" })
+      const rules = yield* call("PATCH", path, { token: w.alice.token, body: { mergeRules: { type: "rules", rules: [] } } })
+      expect(rules.status).toBe(400)
+      expect(rules.body.error.message).toContain("mergeRules.type")
     }))
 
   it.effect("ping records the caller's last-seen time", () =>

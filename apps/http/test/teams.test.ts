@@ -19,7 +19,8 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("teams", (it) =>
         title: chars(64),
         members: 2,
         spaces: 0,
-        createdAt: created.body.createdAt
+        createdAt: created.body.createdAt,
+        permissions: { admin: true, view: true }
       })
       expect(created.headers["location"]).toBe(`https://docs.test/v1/orgs/${w.organizationId}/teams/${created.body.id}`)
       expect((yield* call("PUT", base, { token: w.alice.token, body: { title: "x" } })).status).toBe(201)
@@ -70,11 +71,26 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("teams", (it) =>
       expect(listed.body.count).toBe(1)
       expect(listed.body.items[0]).toMatchObject({
         organization: { object: "member", id: w.bob.id, role: "edit" },
-        team: { role: "member" }
+        team: { role: "member" },
+        permissions: { view: true }
       })
+      const team = `/v1/orgs/${w.organizationId}/teams/${w.teamId}`
+      const bobsTeams = `/v1/orgs/${w.organizationId}/members/${w.bob.id}/teams`
+      // A team's permissions are the caller's: an admin manages it, a plain member only reads it.
+      expect((yield* call("GET", team, { token: w.bob.token })).body.permissions).toEqual({ admin: false, view: true })
+      expect((yield* call("GET", team, { token: w.alice.token })).body.permissions).toEqual({ admin: true, view: true })
+      expect((yield* call("GET", bobsTeams, { token: w.bob.token })).body.items[0].team.permissions).toEqual({ admin: false, view: true })
       expect((yield* call("PUT", `${base}/${w.bob.id}`, { token: w.alice.token, body: { role: "owner" } })).status).toBe(204)
       const dana = yield* newUser("Dana")
       yield* addMember(w.organizationId, w.alice, dana, "read")
+      // Its owner manages it; another reader of Bob's teams still only reads it.
+      expect((yield* call("GET", team, { token: w.bob.token })).body.permissions).toEqual({ admin: true, view: true })
+      expect((yield* call("GET", `/v1/orgs/${w.organizationId}/teams`, { token: w.bob.token })).body.items[0].permissions).toEqual({
+        admin: true,
+        view: true
+      })
+      expect((yield* call("GET", bobsTeams, { token: w.bob.token })).body.items[0].team.permissions).toEqual({ admin: true, view: true })
+      expect((yield* call("GET", bobsTeams, { token: dana.token })).body.items[0].team.permissions).toEqual({ admin: false, view: true })
       // Bob owns the team now: he manages its members without being an admin.
       expect((yield* call("PUT", `${base}/${dana.id}`, { token: w.bob.token, body: {} })).status).toBe(204)
       expect(

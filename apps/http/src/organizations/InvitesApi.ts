@@ -5,10 +5,15 @@ import { Created, ListOf, PageQuery } from "../shared/Common.js"
 import { errors } from "../shared/Errors.js"
 import { Authentication } from "../shared/Security.js"
 import { OrganizationPath } from "./OrganizationsApi.js"
-import { InviteObject } from "./Wire.js"
+import { InvitedByEmailObject, InviteObject } from "./Wire.js"
 
 const InvitePath = Schema.Struct({ organizationId: OrganizationId, inviteId: InviteId })
 const RoleBody = Schema.Struct({ role: Role })
+/**
+ * GitBook changes an invite's role with `role`, and a content invite's with `level`; Octavo's
+ * invites are all to the organization, so either one sets its role.
+ */
+const InviteUpdate = Schema.Union(RoleBody, Schema.Struct({ level: Role }))
 
 export class InvitesApi extends HttpApiGroup.make("invites")
   .add(
@@ -34,16 +39,22 @@ export class InvitesApi extends HttpApiGroup.make("invites")
   .add(
     HttpApiEndpoint.patch("update", "/v1/orgs/:organizationId/link-invites/:inviteId")
       .setPath(InvitePath)
-      .setPayload(RoleBody)
+      .setPayload(InviteUpdate)
       .addSuccess(InviteObject)
       .pipe(errors(400, 403, 404))
   )
-  .add(HttpApiEndpoint.post("join", "/v1/orgs/:organizationId/invites/:inviteId").setPath(InvitePath).pipe(errors(400, 404, 409, 412)))
+  .add(
+    // GitBook answers an empty object, which its client parses.
+    HttpApiEndpoint.post("join", "/v1/orgs/:organizationId/invites/:inviteId")
+      .setPath(InvitePath)
+      .addSuccess(Schema.Struct({}))
+      .pipe(errors(400, 404, 409, 412))
+  )
   .add(
     HttpApiEndpoint.post("byEmail", "/v1/orgs/:organizationId/invites")
       .setPath(OrganizationPath)
       .setPayload(InviteByEmailInput)
-      .addSuccess(Schema.Struct({ users: Schema.Array(Schema.String), invited: Schema.Array(Schema.String) }))
+      .addSuccess(InvitedByEmailObject)
       .pipe(errors(400, 403, 404))
   )
   .middleware(Authentication)

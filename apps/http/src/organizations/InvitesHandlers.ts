@@ -5,7 +5,7 @@ import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
 import { created, listOf, PublicUrl } from "../shared/Handlers.js"
 import { InvitesApi } from "./InvitesApi.js"
-import { inviteLocation, presentInvite } from "./Present.js"
+import { inviteLocation, presentInvite, presentInvitedByEmail } from "./Present.js"
 
 export const InvitesLive = HttpApiBuilder.group(OctavoBase.add(InvitesApi), "invites", (handlers) =>
   Effect.gen(function*() {
@@ -24,9 +24,11 @@ export const InvitesLive = HttpApiBuilder.group(OctavoBase.add(InvitesApi), "inv
       .handle("remove", ({ path }) =>
         domain(invites.remove(path.organizationId, path.inviteId)))
       .handle("update", ({ path, payload }) =>
-        domain(invites.updateRole(path.organizationId, path.inviteId, payload.role)).pipe(Effect.map(presentInvite)))
+        domain(invites.updateRole(path.organizationId, path.inviteId, "role" in payload ? payload.role : payload.level)).pipe(
+          Effect.map(presentInvite)
+        ))
       .handle("join", ({ path }) =>
-        domain(invites.join(path.organizationId, path.inviteId)).pipe(Effect.asVoid))
+        domain(invites.join(path.organizationId, path.inviteId)).pipe(Effect.as({})))
       .handle("byEmail", ({ path, payload }) =>
-        domain(invites.inviteByEmail(path.organizationId, payload)))
+        domain(invites.inviteByEmail(path.organizationId, payload)).pipe(Effect.map(presentInvitedByEmail)))
   }))

@@ -1,6 +1,14 @@
-import type { Invite, MemberView, OrganizationView, TeamMembership, TeamMemberView, TeamWithCount } from "@octavo/domain"
+import type {
+  InviteByEmailResult,
+  InviteView,
+  MemberView,
+  OrganizationView,
+  TeamMembership,
+  TeamMemberView,
+  TeamView
+} from "@octavo/domain"
 import { presentUser } from "../identity/Present.js"
-import type { InviteObject, MemberObject, OrganizationObject, TeamObject } from "./Wire.js"
+import type { InvitedByEmailObject, InviteObject, MemberObject, OrganizationObject, TeamMemberObject, TeamObject } from "./Wire.js"
 
 export const organizationLocation = (base: string, id: string) => `${base}/v1/orgs/${id}`
 
@@ -19,12 +27,13 @@ export const presentOrganization =
     ai: o.ai,
     inviteLinks: o.inviteLinks,
     plan: "free_2024",
+    mergeRules: { type: "none" },
     urls: {
       location: organizationLocation(base, o.id),
       app: `${base}/o/${o.id}`,
       ...(o.logo !== undefined ? { logo: o.logo } : {})
     },
-    trial: { status: "notapplicable" },
+    trial: { status: "notapplicable", count: 0 },
     permissions
   })
 
@@ -39,25 +48,27 @@ export const presentMember = (base: string) => ({ member, teams, user }: MemberV
   sso: member.sso,
   // Spaces arrive with the spaces slice; until then a member has none.
   spaces: 0,
-  teams
+  teams,
+  sites: 0
 })
 
-export const presentTeam = ({ members, team }: TeamWithCount): typeof TeamObject.Type => ({
+export const presentTeam = ({ members, permissions, team }: TeamView): typeof TeamObject.Type => ({
   object: "team",
   id: team.id,
   title: team.title,
   members,
   spaces: 0,
-  createdAt: team.createdAt
+  createdAt: team.createdAt,
+  permissions
 })
 
-export const teamLocation = (base: string, team: TeamWithCount) =>
+export const teamLocation = (base: string, team: TeamView) =>
   `${organizationLocation(base, team.team.organizationId)}/teams/${team.team.id}`
 
 const presentMembership = (membership: TeamMembership) => ({ role: membership.role })
 
 /** A team a member belongs to, with the member's role in it. */
-export const presentMemberTeam = ({ membership, team }: { readonly team: TeamWithCount; readonly membership: TeamMembership }) => ({
+export const presentMemberTeam = ({ membership, team }: { readonly team: TeamView; readonly membership: TeamMembership }) => ({
   team: presentTeam(team),
   member: presentMembership(membership)
 })
@@ -65,13 +76,28 @@ export const presentMemberTeam = ({ membership, team }: { readonly team: TeamWit
 /** A member of a team: the organization member, and its role in the team. */
 export const presentTeamMember = (base: string) => {
   const member = presentMember(base)
-  return (row: TeamMemberView) => ({ organization: member(row.member), team: presentMembership(row.membership) })
+  return (row: TeamMemberView): typeof TeamMemberObject.Type => ({
+    organization: member(row.member),
+    team: presentMembership(row.membership),
+    permissions: row.permissions
+  })
 }
 
-export const presentInvite = (invite: Invite): typeof InviteObject.Type => ({ object: "invite", id: invite.id, role: invite.role })
+export const presentInvite = ({ invite, redundant }: InviteView): typeof InviteObject.Type => ({
+  object: "invite",
+  id: invite.id,
+  role: invite.role,
+  redundant
+})
 
-export const inviteLocation = (base: string, invite: Invite) =>
+export const inviteLocation = (base: string, { invite }: InviteView) =>
   `${organizationLocation(base, invite.organizationId)}/link-invites/${invite.id}`
+
+export const presentInvitedByEmail = (result: InviteByEmailResult): typeof InvitedByEmailObject.Type => ({
+  users: result.users,
+  invited: result.invited.length,
+  failedSSOEmails: []
+})
 
 /** What `ping` saw, as the claims a visitor token would carry. */
 export const presentVisitorClaims = (

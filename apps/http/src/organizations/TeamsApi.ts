@@ -5,7 +5,7 @@ import { Created, ListOf, PageQuery } from "../shared/Common.js"
 import { errors } from "../shared/Errors.js"
 import { Authentication } from "../shared/Security.js"
 import { OrganizationPath } from "./OrganizationsApi.js"
-import { MemberObject, TeamMembershipObject, TeamObject } from "./Wire.js"
+import { TeamMemberObject, TeamObject } from "./Wire.js"
 
 const TeamPath = Schema.Struct({ organizationId: OrganizationId, teamId: TeamId })
 const TeamMemberPath = Schema.Struct({ organizationId: OrganizationId, teamId: TeamId, userId: UserId })
@@ -46,7 +46,7 @@ export class TeamsApi extends HttpApiGroup.make("teams")
     HttpApiEndpoint.get("members", "/v1/orgs/:organizationId/teams/:teamId/members")
       .setPath(TeamPath)
       .setUrlParams(Schema.Struct(PageQuery))
-      .addSuccess(ListOf(Schema.Struct({ organization: MemberObject, team: TeamMembershipObject })))
+      .addSuccess(ListOf(TeamMemberObject))
       .pipe(errors(400, 403, 404))
   )
   .add(

@@ -11,13 +11,19 @@ import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { makeAccess } from "./Access.js"
 import { type Invite, InviteByEmailInput, type Member } from "./Organization.js"
-import { requireRole } from "./Policy.js"
+import { inviteIsRedundant, requireRole } from "./Policy.js"
 import { InviteRepository, MemberRepository, OrganizationRepository } from "./Ports.js"
 
 /** What inviting by email did: users who became members, and addresses with no account yet. */
 export interface InviteByEmailResult {
   readonly users: ReadonlyArray<UserId>
   readonly invited: ReadonlyArray<string>
+}
+
+/** A link invite, and whether the caller already has everything it gives. */
+export interface InviteView {
+  readonly invite: Invite
+  readonly redundant: boolean
 }
 
 export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites", {
@@ -40,13 +46,19 @@ export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites",
           ? Effect.succeed(invite.value)
           : Effect.fail(new NotFound({ entity: "invite", id: inviteId })))
 
+    const viewFor = (caller: Member) => (invite: Invite): InviteView => ({ invite, redundant: inviteIsRedundant(caller, invite) })
+
     const list = (organizationId: OrganizationId, page: PageRequest) =>
-      Effect.zipRight(adminAccess(organizationId, "list invites"), invites.list(organizationId, page))
+      Effect.gen(function*() {
+        const { member } = yield* adminAccess(organizationId, "list invites")
+        const result = yield* invites.list(organizationId, page)
+        return { ...result, items: result.items.map(viewFor(member)) }
+      })
 
     const create = (organizationId: OrganizationId, role: Role) =>
       Effect.gen(function*() {
         const valid = yield* validate(Role)(role)
-        yield* adminAccess(organizationId, "create invites")
+        const { member } = yield* adminAccess(organizationId, "create invites")
         const invite: Invite = {
           id: InviteId.make(yield* secrets.newId),
           organizationId,
@@ -54,20 +66,23 @@ export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites",
           createdAt: yield* now
         }
         yield* invites.insert(invite)
-        return invite
+        return viewFor(member)(invite)
       })
 
     const get = (organizationId: OrganizationId, inviteId: InviteId) =>
-      Effect.zipRight(adminAccess(organizationId, "read invites"), findInvite(organizationId, inviteId))
+      Effect.flatMap(
+        adminAccess(organizationId, "read invites"),
+        ({ member }) => Effect.map(findInvite(organizationId, inviteId), viewFor(member))
+      )
 
     const updateRole = (organizationId: OrganizationId, inviteId: InviteId, role: Role) =>
       Effect.gen(function*() {
         const valid = yield* validate(Role)(role)
-        yield* adminAccess(organizationId, "change invites")
+        const { member } = yield* adminAccess(organizationId, "change invites")
         const invite = yield* findInvite(organizationId, inviteId)
         const updated: Invite = { ...invite, role: valid }
         yield* invites.update(updated)
-        return updated
+        return viewFor(member)(updated)
       })
 
     const remove = (organizationId: OrganizationId, inviteId: InviteId) =>
@@ -102,9 +117,9 @@ export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites",
       })
 
     /**
-     * Adds existing users, found by email, as members. Each entry's role, else the body's,
-     * else the organization's default role, else `read`. Addresses without an account are
-     * returned in `invited` and nothing is stored for them.
+     * Adds existing users, found by email, as members. Each entry's role, else the body's, else the
+     * organization's default role (null, in each, for a guest). With `sso`, they are SSO members.
+     * Addresses without an account are returned in `invited` and nothing is stored for them.
      */
     const inviteByEmail = (organizationId: OrganizationId, input: InviteByEmailInput) =>
       Effect.gen(function*() {
@@ -112,7 +127,7 @@ export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites",
         const { organization } = yield* adminAccess(organizationId, "invite members")
         const entries = valid.emails.map((entry) =>
           typeof entry === "string"
-            ? { email: entry, role: valid.role ?? organization.defaultRole ?? "read" }
+            ? { email: entry, role: valid.role !== undefined ? valid.role : organization.defaultRole }
             : entry
         )
         yield* Effect.forEach(entries, (entry, i) =>
@@ -135,7 +150,7 @@ export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites",
               userId: user.value.id,
               role: entry.role,
               joinedAt: at,
-              sso: false,
+              sso: valid.sso ?? false,
               disabled: false
             }).pipe(Effect.orDie)
             added.push(user.value.id)

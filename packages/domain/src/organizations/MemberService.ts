@@ -8,8 +8,9 @@ import { MemberRole } from "../shared/Role.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { makeAccess } from "./Access.js"
 import type { Member } from "./Organization.js"
-import { isAdmin, requireNotGuest, requireRole } from "./Policy.js"
+import { isAdmin, requireNotGuest, requireRole, teamPermissions } from "./Policy.js"
 import { type MemberFilter, MemberRepository, type MemberWithUser, TeamRepository } from "./Ports.js"
+import { makeTeamView } from "./TeamViews.js"
 
 /** A member with its user and how many teams it is in. */
 export type MemberView = MemberWithUser
@@ -20,6 +21,7 @@ export class Members extends Effect.Service<Members>()("@octavo/domain/Members",
     const teams = yield* TeamRepository
     const uow = yield* UnitOfWork
     const accessOrganization = yield* makeAccess
+    const teamView = yield* makeTeamView
 
     const memberNotFound = (userId: UserId) => new NotFound({ entity: "member", id: userId })
 
@@ -97,7 +99,7 @@ export class Members extends Effect.Service<Members>()("@octavo/domain/Members",
         return { ...target, member: updated } satisfies MemberView
       })
 
-    /** The teams a member belongs to, with its role in each. */
+    /** The teams a member belongs to, with its role in each and what the caller may do with each. */
     const teamsOf = (
       organizationId: OrganizationId,
       userId: UserId,
@@ -108,7 +110,16 @@ export class Members extends Effect.Service<Members>()("@octavo/domain/Members",
         const { member } = yield* accessOrganization(organizationId)
         if (member.userId !== userId) yield* requireNotGuest(member, "read other members' teams")
         yield* findMember(organizationId, userId)
-        return yield* teams.listForUser(organizationId, userId, filter, page)
+        const result = yield* teams.listForUser(organizationId, userId, filter, page)
+        const items = yield* Effect.forEach(result.items, ({ membership, team }) =>
+          Effect.map(
+            // The caller's own list needs no lookup: the membership listed is its own.
+            member.userId === userId
+              ? Effect.succeed({ ...team, permissions: teamPermissions(member, membership) })
+              : teamView(member, team),
+            (view) => ({ team: view, membership })
+          ))
+        return { ...result, items }
       })
 
     return { list, get, remove, updateRole, markSso, teamsOf, findMember } as const

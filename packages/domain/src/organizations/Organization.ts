@@ -85,7 +85,13 @@ export const UpdateOrganizationInput = Schema.Struct({
   logo: Schema.optional(Schema.NullOr(HttpUrl)),
   sso: Schema.optional(Schema.Boolean),
   ai: Schema.optional(Schema.Boolean),
-  inviteLinks: Schema.optional(Schema.Boolean)
+  inviteLinks: Schema.optional(Schema.Boolean),
+  /** GitBook's merge rules: Octavo has none (change requests merge without review), so only `none` is accepted. */
+  mergeRules: Schema.optional(Schema.Struct({
+    type: Schema.Literal("none").annotations({
+      message: () => "must be \"none\": Octavo has no merge rules, change requests merge without review"
+    })
+  }))
 })
 export type UpdateOrganizationInput = typeof UpdateOrganizationInput.Type
 
@@ -105,12 +111,16 @@ export const TeamMembersUpdate = Schema.Struct({
 })
 export type TeamMembersUpdate = typeof TeamMembersUpdate.Type
 
+/** An address, or an address with its own role (null for a guest). */
 export const EmailInvite = Schema.Union(
   Schema.String,
-  Schema.Struct({ email: Schema.String, role: Role })
+  Schema.Struct({ email: Schema.String, role: MemberRole })
 )
 export const InviteByEmailInput = Schema.Struct({
   emails: boundedArray(EmailInvite, { min: 1, max: 100 }),
-  role: Schema.optional(Role)
+  /** The role of addresses without their own; null for guests. */
+  role: Schema.optional(MemberRole),
+  /** Adds the users as SSO members. */
+  sso: Schema.optional(Schema.Boolean)
 })
 export type InviteByEmailInput = typeof InviteByEmailInput.Type

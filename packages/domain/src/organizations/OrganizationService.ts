@@ -1,8 +1,8 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { Actor } from "../identity/Actor.js"
 import { OrganizationId, type UserId } from "../shared/Ids.js"
 import { EmailDomain, validate } from "../shared/Limits.js"
-import { mapPage, type PageRequest } from "../shared/Pagination.js"
+import type { PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
@@ -13,8 +13,8 @@ import {
   type Organization,
   UpdateOrganizationInput
 } from "./Organization.js"
-import { organizationPermissions, type OrganizationPermissions, requireRole } from "./Policy.js"
-import { MemberRepository, OrganizationRepository } from "./Ports.js"
+import { noOrganizationPermissions, organizationPermissions, type OrganizationPermissions, requireRole } from "./Policy.js"
+import { MemberRepository, OrganizationRepository, TeamRepository } from "./Ports.js"
 
 /** An organization with what the caller may do in it. */
 export interface OrganizationView {
@@ -22,20 +22,11 @@ export interface OrganizationView {
   readonly permissions: OrganizationPermissions
 }
 
-const view = (organization: Organization, member: Member): OrganizationView => ({
-  organization,
-  permissions: organizationPermissions(member)
-})
-
 /** An optional field after a patch: kept when absent from it, removed by null, else replaced. */
 const clearable = <K extends string, V>(key: K, patch: V | null | undefined, current: V | undefined): { [P in K]?: V } => {
   const value = patch === undefined ? current : patch === null ? undefined : patch
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V }
 }
-
-/** The view of a non-member (an organization it could join) grants nothing. */
-const viewAs = (organization: Organization, member: Member | undefined): OrganizationView =>
-  member === undefined ? { organization, permissions: { admin: false, createContent: false } } : view(organization, member)
 
 const normalizeDomains = (domains: ReadonlyArray<string>): ReadonlyArray<string> => Array.from(new Set(domains.map((d) => d.toLowerCase())))
 
@@ -45,7 +36,24 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
     const members = yield* MemberRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
+    const teams = yield* TeamRepository
     const accessOrganization = yield* makeAccess
+
+    /** Whether the member owns one of the organization's teams: a count, not a list. */
+    const ownsTeam = (member: Member) =>
+      Effect.map(
+        teams.list(member.organizationId, { ownedBy: member.userId }, { limit: 1, after: Option.none() }),
+        (owned) => owned.count > 0
+      )
+
+    const view = (organization: Organization, member: Member) =>
+      Effect.map(ownsTeam(member), (owns): OrganizationView => ({ organization, permissions: organizationPermissions(member, owns) }))
+
+    /** The view of a non-member (an organization it could join) grants nothing. */
+    const viewAs = (organization: Organization, member: Member | undefined) =>
+      member === undefined
+        ? Effect.succeed<OrganizationView>({ organization, permissions: noOrganizationPermissions })
+        : view(organization, member)
 
     /** The user's member records in these organizations, by organization id: one query for a whole page. */
     const rolesOf = (userId: UserId, found: ReadonlyArray<Organization>) =>
@@ -82,11 +90,11 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
           yield* organizations.insert(organization)
           yield* members.insert(member).pipe(Effect.orDie)
         }))
-        return view(organization, member)
+        return yield* view(organization, member)
       })
 
     const get = (organizationId: OrganizationId) =>
-      Effect.map(accessOrganization(organizationId), ({ member, organization }) => view(organization, member))
+      Effect.flatMap(accessOrganization(organizationId), ({ member, organization }) => view(organization, member))
 
     /** The caller's organizations. */
     const listMine = (page: PageRequest) =>
@@ -94,7 +102,8 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
         const actor = yield* Actor
         const result = yield* organizations.listForUser(actor.id, page)
         const roles = yield* rolesOf(actor.id, result.items)
-        return mapPage(result, (organization) => viewAs(organization, roles.get(organization.id)))
+        const items = yield* Effect.forEach(result.items, (organization) => viewAs(organization, roles.get(organization.id)))
+        return { ...result, items }
       })
 
     const update = (organizationId: OrganizationId, input: UpdateOrganizationInput) =>
@@ -117,7 +126,7 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
           ...clearable("defaultContent", valid.defaultContent, defaultContent)
         }
         yield* organizations.update(updated)
-        return view(updated, member)
+        return yield* view(updated, member)
       })
 
     /**
@@ -131,9 +140,10 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
         const found = yield* organizations.findByEmailDomain(valid)
         const ownDomain = actor.email.split("@")[1]?.toLowerCase() === valid
         const roles = yield* rolesOf(actor.id, found)
-        return found
-          .filter((organization) => roles.has(organization.id) || ownDomain || actor.isInstanceAdmin)
-          .map((organization) => viewAs(organization, roles.get(organization.id)))
+        return yield* Effect.forEach(
+          found.filter((organization) => roles.has(organization.id) || ownDomain || actor.isInstanceAdmin),
+          (organization) => viewAs(organization, roles.get(organization.id))
+        )
       })
 
     /** Records that the caller was seen now. */

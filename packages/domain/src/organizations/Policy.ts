@@ -1,7 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { Forbidden } from "../shared/Errors.js"
 import { atLeast, type Role } from "../shared/Role.js"
-import type { Member, TeamMembership } from "./Organization.js"
+import type { Invite, Member, TeamMembership } from "./Organization.js"
 
 /**
  * Who may do what in an organization (the README's permission table is this file):
@@ -11,15 +11,81 @@ import type { Member, TeamMembership } from "./Organization.js"
  * - a team's owners manage that team's members and title;
  * - any member may leave (remove itself), unless it is the last admin.
  */
-export interface OrganizationPermissions {
-  readonly admin: boolean
-  readonly createContent: boolean
+
+/**
+ * What the caller may do in an organization, as GitBook names it. Flags of features Octavo does not
+ * have (OpenAPI specifications, billing, integrations) are false: no one can do those here.
+ */
+export const OrganizationPermissions = Schema.Struct({
+  /** Reads the organization: any member, guests included. */
+  view: Schema.Boolean,
+  /** Opens the organization itself, not only content shared with it: members with a role. */
+  access: Schema.Boolean,
+  admin: Schema.Boolean,
+  /** Owns at least one of the organization's teams. */
+  ownTeam: Schema.Boolean,
+  createContent: Schema.Boolean,
+  createOpenAPISpec: Schema.Boolean,
+  viewBilling: Schema.Boolean,
+  listMembers: Schema.Boolean,
+  listTeams: Schema.Boolean,
+  listIntegrations: Schema.Boolean,
+  listInstallations: Schema.Boolean,
+  installIntegration: Schema.Boolean
+})
+export type OrganizationPermissions = typeof OrganizationPermissions.Type
+
+/** A member's permissions; `ownsTeam` says whether it is the owner of one of the organization's teams. */
+export const organizationPermissions = (member: Member, ownsTeam: boolean): OrganizationPermissions => ({
+  view: true,
+  access: !isGuest(member),
+  admin: isAdmin(member),
+  ownTeam: ownsTeam,
+  createContent: atLeast(member.role, "create"),
+  createOpenAPISpec: false,
+  viewBilling: false,
+  listMembers: !isGuest(member),
+  listTeams: !isGuest(member),
+  listIntegrations: false,
+  listInstallations: false,
+  installIntegration: false
+})
+
+/** A non-member (seeing an organization it could join) may do nothing in it. */
+export const noOrganizationPermissions: OrganizationPermissions = {
+  view: false,
+  access: false,
+  admin: false,
+  ownTeam: false,
+  createContent: false,
+  createOpenAPISpec: false,
+  viewBilling: false,
+  listMembers: false,
+  listTeams: false,
+  listIntegrations: false,
+  listInstallations: false,
+  installIntegration: false
 }
 
-export const organizationPermissions = (member: Member): OrganizationPermissions => ({
-  admin: atLeast(member.role, "admin"),
-  createContent: atLeast(member.role, "create")
+/** What the caller may do with a team: manage it (admins and its owners), and read it with its members. */
+export const TeamPermissions = Schema.Struct({ admin: Schema.Boolean, view: Schema.Boolean })
+export type TeamPermissions = typeof TeamPermissions.Type
+
+/** Whether the caller may read a member of a team: whoever may read the team. */
+export const TeamMemberPermissions = Schema.Struct({ view: Schema.Boolean })
+export type TeamMemberPermissions = typeof TeamMemberPermissions.Type
+
+/** `membership` is the caller's own place in the team, if it has one. */
+export const teamPermissions = (member: Member, membership: TeamMembership | undefined): TeamPermissions => ({
+  admin: canManageTeam(member, membership),
+  view: !isGuest(member)
 })
+
+export const teamMemberPermissions = (member: Member): TeamMemberPermissions => ({ view: !isGuest(member) })
+
+/** An invite is redundant to a caller who already has everything it would give: a member with at least its role. */
+export const inviteIsRedundant = (member: Member | undefined, invite: Invite): boolean =>
+  member !== undefined && (invite.role === null || atLeast(member.role, invite.role))
 
 export const isAdmin = (member: Member): boolean => atLeast(member.role, "admin")
 export const isGuest = (member: Member): boolean => member.role === null

@@ -11,12 +11,22 @@ import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { makeAccess, type Membership } from "./Access.js"
 import { type MemberView, Members } from "./MemberService.js"
 import { CreateTeamInput, type Team, TeamMembersUpdate, type TeamMembership, TeamTitle } from "./Organization.js"
-import { canManageTeam, isAdmin, requireNotGuest, requireRole } from "./Policy.js"
-import { MemberRepository, type TeamWithCount, TeamRepository } from "./Ports.js"
+import {
+  canManageTeam,
+  isAdmin,
+  requireNotGuest,
+  requireRole,
+  teamMemberPermissions,
+  type TeamMemberPermissions
+} from "./Policy.js"
+import { MemberRepository, TeamRepository } from "./Ports.js"
+import { makeTeamView } from "./TeamViews.js"
 
+/** A member of a team, its place in the team, and whether the caller may read it. */
 export interface TeamMemberView {
   readonly member: MemberView
   readonly membership: TeamMembership
+  readonly permissions: TeamMemberPermissions
 }
 
 export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
@@ -28,6 +38,7 @@ export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const accessOrganization = yield* makeAccess
+    const teamView = yield* makeTeamView
 
     const teamNotFound = (teamId: string) => new NotFound({ entity: "team", id: teamId })
 
@@ -93,11 +104,14 @@ export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
             discard: true
           })
         }))
-        return { team, members: unique.length } satisfies TeamWithCount
+        return yield* teamView(access.member, { team, members: unique.length })
       })
 
     const get = (organizationId: OrganizationId, teamId: TeamId) =>
-      Effect.flatMap(accessOrganization(organizationId), (access) => findTeam(access, teamId))
+      Effect.flatMap(
+        accessOrganization(organizationId),
+        (access) => Effect.flatMap(findTeam(access, teamId), (team) => teamView(access.member, team))
+      )
 
     /** Admins and the team's owners rename a team. */
     const rename = (organizationId: OrganizationId, teamId: TeamId, title: string) =>
@@ -108,7 +122,7 @@ export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
         yield* requireTeamManager(access, teamId)
         const team: Team = { ...found.team, title: valid }
         yield* teams.update(team)
-        return { ...found, team } satisfies TeamWithCount
+        return yield* teamView(access.member, { ...found, team })
       })
 
     const remove = (organizationId: OrganizationId, teamId: TeamId) =>
@@ -136,7 +150,9 @@ export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
           }
           ownedBy = isAdmin(owner.value) ? undefined : owner.value.userId
         }
-        return yield* teams.list(organizationId, { title: filter.title, ownedBy }, page)
+        const result = yield* teams.list(organizationId, { title: filter.title, ownedBy }, page)
+        const items = yield* Effect.forEach(result.items, (team) => teamView(access.member, team))
+        return { ...result, items }
       })
 
     const listMembers = (organizationId: OrganizationId, teamId: TeamId, page: PageRequest) =>
@@ -149,7 +165,7 @@ export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
         // Removing a member removes its team places in the same unit of work, so every one is found.
         const items = result.items.flatMap((membership): Array<TeamMemberView> => {
           const member = byUser.get(membership.userId)
-          return member === undefined ? [] : [{ member, membership }]
+          return member === undefined ? [] : [{ member, membership, permissions: teamMemberPermissions(access.member) }]
         })
         return { ...result, items } satisfies Page<TeamMemberView>
       })

@@ -13,6 +13,7 @@ export * from "./OrganizationService.js"
 export * from "./Policy.js"
 export * from "./Ports.js"
 export * from "./TeamService.js"
+export * from "./TeamViews.js"
 
 /** The organizations context's use cases: organizations, members, teams, invites. */
 export const OrganizationsServices = Layer.mergeAll(Organizations.Default, Teams.Default, Invites.Default).pipe(

@@ -30,7 +30,7 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const alice = yield* makeUser()
         const created = yield* as(alice)(organizations.create({ title: "Docs", emailDomains: ["Acme.TEST", "acme.test"] }))
         expect(created.organization.emailDomains).toEqual(["acme.test"])
-        expect(created.permissions).toEqual({ admin: true, createContent: true })
+        expect(created.permissions).toMatchObject({ view: true, access: true, admin: true, createContent: true, ownTeam: false })
         const id = created.organization.id
         expect(failureTag(yield* Effect.either(as(alice)(members.updateRole(id, alice.id, "edit"))))).toBe("Conflict")
         expect(failureTag(yield* Effect.either(as(alice)(members.remove(id, alice.id))))).toBe("Conflict")
@@ -47,7 +47,7 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const bob = yield* makeUser()
         const { organization } = yield* as(alice)(organizations.create({ title: "Docs" }))
         const invite = yield* as(alice)(invites.create(organization.id, "admin"))
-        yield* as(bob)(invites.join(organization.id, invite.id))
+        yield* as(bob)(invites.join(organization.id, invite.invite.id))
         const results = yield* Effect.all([
           Effect.either(as(alice)(members.updateRole(organization.id, bob.id, "read"))),
           Effect.either(as(bob)(members.updateRole(organization.id, alice.id, "read")))
@@ -85,8 +85,8 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const bob = yield* makeUser()
         const { organization } = yield* as(alice)(organizations.create({ title: "Docs" }))
         const invite = yield* as(alice)(invites.create(organization.id, "edit"))
-        yield* as(bob)(invites.join(organization.id, invite.id))
-        expect(failureTag(yield* Effect.either(as(bob)(invites.join(organization.id, invite.id))))).toBe("Conflict")
+        yield* as(bob)(invites.join(organization.id, invite.invite.id))
+        expect(failureTag(yield* Effect.either(as(bob)(invites.join(organization.id, invite.invite.id))))).toBe("Conflict")
         const team = yield* as(alice)(teams.create(organization.id, { title: "Writers", members: [alice.id] }))
         yield* as(alice)(teams.updateMembers(organization.id, team.team.id, {
           add: [bob.email, alice.id],
@@ -96,6 +96,9 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const repo = yield* TeamRepository
         expect(Option.getOrThrow(yield* repo.findMembership(team.team.id, alice.id)).role).toBe("owner")
         expect(yield* repo.findMembership(team.team.id, bob.id)).toEqual(Option.none())
+        // Owning a team shows in the organization's permissions and in the team's.
+        expect((yield* as(alice)(organizations.get(organization.id))).permissions.ownTeam).toBe(true)
+        expect((yield* as(alice)(teams.get(organization.id, team.team.id))).permissions).toEqual({ admin: true, view: true })
         const bad = yield* Effect.either(
           as(alice)(teams.updateMembers(organization.id, team.team.id, {
             add: [bob.id, "nobody@example.com"]
