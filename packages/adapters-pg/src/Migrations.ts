@@ -6,10 +6,11 @@ import { identityMigrations } from "./identity/index.js"
 import { organizationsMigrations } from "./organizations/index.js"
 import { searchMigrations } from "./search/index.js"
 import { type Migration, migrateTo } from "./shared/index.js"
-import { spacesMigrations } from "./spaces/index.js"
+import { defaultLevelsAndIconsMigration, spacesMigrations } from "./spaces/index.js"
 
 /**
- * Every migration, in the order they apply: each context's, in the order of the contexts.
+ * Every migration, in the order they apply (their ids' order): each context's first ones, in the
+ * order of the contexts, then those added since, each kept in its context's folder.
  * Append; never edit one that has shipped (a database records the ids it has applied).
  */
 export const migrations: ReadonlyArray<Migration> = [
@@ -17,7 +18,8 @@ export const migrations: ReadonlyArray<Migration> = [
   ...organizationsMigrations,
   ...spacesMigrations,
   ...contentMigrations,
-  ...searchMigrations
+  ...searchMigrations,
+  defaultLevelsAndIconsMigration
 ]
 
 /** Brings the schema up to date: applies the migrations a database has not recorded. */

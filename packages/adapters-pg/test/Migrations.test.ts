@@ -63,7 +63,8 @@ describe("migrate", () => {
       [3, "revision content and blobs", "b4a85a575b964b4f666e76173e777771e8e62ec22bab4745baff1d8269c6773a"],
       [4, "change requests", "e296dc9adb62587d70ea9be956c34aa4a4ccd4ffc07b36a4a33766137d861c19"],
       [5, "search documents", "07291f78b2f295e772443cfff7dd26c0c8a6d33d01218086b654d7268d99d2d1"],
-      [6, "search spaces", "5388f98ee170d99ae1c8f8b7d88b9469f6e0b231eb0712baf3bf523ca67b36dd"]
+      [6, "search spaces", "5388f98ee170d99ae1c8f8b7d88b9469f6e0b231eb0712baf3bf523ca67b36dd"],
+      [7, "default levels inherit or none, space icons", "9826015fd56d72bef750c044afbbb15c56b6dbf113df27530d33c216ce728bd6"]
     ])
   })
 

@@ -23,7 +23,12 @@ export const presentSpace = (base: string) => ({ counts, permissions, space: s }
   updatedAt: s.updatedAt,
   ...(s.deletedAt !== undefined ? { deletedAt: s.deletedAt } : {}),
   editMode: s.editMode,
-  urls: { location: `${base}/v1/spaces/${s.id}`, app: `${base}/o/${s.organizationId}/s/${s.id}` },
+  mergeRules: { type: "inherit" },
+  urls: {
+    location: `${base}/v1/spaces/${s.id}`,
+    app: `${base}/o/${s.organizationId}/s/${s.id}`,
+    ...(s.icon !== undefined ? { icon: s.icon } : {})
+  },
   organization: s.organizationId,
   ...(s.parentId !== null ? { parent: s.parentId } : {}),
   revision: s.revisionId,
@@ -35,7 +40,7 @@ export const presentSpace = (base: string) => ({ counts, permissions, space: s }
 /** A space with a member's permission in it. */
 export const presentMemberSpace = (base: string) => {
   const space = presentSpace(base)
-  return (row: { readonly permission: Role | null; readonly space: SpaceView }) => ({
+  return (row: { readonly permission: Role; readonly space: SpaceView }) => ({
     permission: row.permission,
     space: space(row.space)
   })

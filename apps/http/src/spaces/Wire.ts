@@ -1,4 +1,4 @@
-import { Collection, CollectionId, CustomField, Space } from "@octavo/domain"
+import { Collection, CollectionId, CustomField, HttpUrl, Space } from "@octavo/domain"
 import { Schema } from "effect"
 
 // The wire shapes of collections, spaces and custom fields, fields from the domain's where they match.
@@ -12,8 +12,17 @@ export const CollectionObject = Schema.Struct({
   parent: Schema.optional(CollectionId),
   ...Collection.pick("defaultLevel").fields,
   urls: Urls,
-  permissions: Schema.Struct({ view: Schema.Boolean, edit: Schema.Boolean, create: Schema.Boolean, admin: Schema.Boolean })
+  permissions: Schema.Struct({
+    view: Schema.Boolean,
+    admin: Schema.Boolean,
+    viewInviteLinks: Schema.Boolean,
+    create: Schema.Boolean,
+    edit: Schema.Boolean
+  })
 }).annotations({ identifier: "Collection" })
+
+/** GitBook's merge rules of a space; Octavo has none of its own, so a space follows its organization's. */
+const MergeRules = Schema.Struct({ type: Schema.Literal("inherit") })
 
 export const SpaceObject = Schema.Struct({
   object: Schema.Literal("space"),
@@ -22,7 +31,8 @@ export const SpaceObject = Schema.Struct({
   updatedAt: Schema.Date,
   deletedAt: Schema.optional(Schema.Date),
   ...Space.pick("editMode").fields,
-  urls: Urls,
+  mergeRules: MergeRules,
+  urls: Schema.Struct({ location: Schema.String, app: Schema.String, icon: Schema.optional(HttpUrl) }),
   organization: Space.fields.organizationId,
   parent: Schema.optional(CollectionId),
   revision: Space.fields.revisionId,
@@ -32,12 +42,16 @@ export const SpaceObject = Schema.Struct({
   changeRequestsOpen: Schema.Number,
   changeRequestsDraft: Schema.Number,
   permissions: Schema.Struct({
+    view: Schema.Boolean,
     access: Schema.Boolean,
     admin: Schema.Boolean,
+    viewInviteLinks: Schema.Boolean,
     edit: Schema.Boolean,
+    triggerGitSync: Schema.Boolean,
     comment: Schema.Boolean,
     merge: Schema.Boolean,
-    review: Schema.Boolean
+    review: Schema.Boolean,
+    installIntegration: Schema.Boolean
   })
 }).annotations({ identifier: "Space" })
 

@@ -19,6 +19,7 @@ export const PgSpaces: Layer.Layer<SpacesPorts, never, SqlClient.SqlClient> = La
 export { CollectionRepositoryLive } from "./CollectionRepository.js"
 export { CustomFieldRepositoryLive } from "./CustomFieldRepository.js"
 export { spacesMigrations } from "./migrations.js"
+export { migration as defaultLevelsAndIconsMigration } from "./migrations/0007_default_levels_and_icons.js"
 export { RevisionRepositoryLive } from "./RevisionRepository.js"
 export { SiblingRepositoryLive } from "./SiblingRepository.js"
 export { SpaceRepositoryLive } from "./SpaceRepository.js"

@@ -80,7 +80,7 @@ export class Collections extends Effect.Service<Collections>()("@octavo/domain/C
           ...collection,
           title: valid.title ?? collection.title,
           ...(valid.description !== undefined ? { description: valid.description } : {}),
-          defaultLevel: valid.defaultLevel ?? collection.defaultLevel,
+          defaultLevel: valid.defaultLevel === undefined ? collection.defaultLevel : valid.defaultLevel,
           updatedAt: yield* now
         }
         yield* collections.update(updated)

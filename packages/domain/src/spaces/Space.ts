@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
-import { boundedArray, boundedString, patternString } from "../shared/Limits.js"
+import { boundedArray, boundedString, HttpUrl, patternString } from "../shared/Limits.js"
 import { Role } from "../shared/Role.js"
 
 // Collections, spaces, custom fields: limits from the specification's "Limits" table.
@@ -14,6 +14,14 @@ export type Visibility = typeof Visibility.Type
 export const EditMode = Schema.Literal("live", "locked")
 export type EditMode = typeof EditMode.Type
 
+/**
+ * The level every member gets on an item by default (GitBook's `DefaultLevel`): a role, added to
+ * those of the collections above (README, "Content permissions"); `"inherit"`: the collections
+ * above only; `null`: none, so members keep their organization role and nothing above applies.
+ */
+export const DefaultLevel = Schema.NullOr(Schema.Union(Role, Schema.Literal("inherit")))
+export type DefaultLevel = typeof DefaultLevel.Type
+
 /** Where a collection or space sits: in a collection, or at the top of its organization. */
 export const ParentId = Schema.NullOr(CollectionId)
 
@@ -25,7 +33,7 @@ export const Collection = Schema.Struct({
   parentId: ParentId,
   /** Order among the siblings (collections and spaces) of the same parent. */
   position: Schema.String,
-  defaultLevel: Role,
+  defaultLevel: DefaultLevel,
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 })
@@ -37,10 +45,13 @@ export const Space = Schema.Struct({
   parentId: ParentId,
   position: Schema.String,
   title: SpaceTitle,
+  /** Empty when the space has none. */
   emoji: SpaceEmoji,
+  /** An image URL shown instead of an emoji; a space has one or the other. */
+  icon: Schema.optional(HttpUrl),
   visibility: Visibility,
   editMode: EditMode,
-  defaultLevel: Role,
+  defaultLevel: DefaultLevel,
   /** The active revision. */
   revisionId: RevisionId,
   createdBy: UserId,
@@ -99,7 +110,7 @@ export type CreateCollectionInput = typeof CreateCollectionInput.Type
 export const UpdateCollectionInput = Schema.Struct({
   title: Schema.optional(CollectionTitle),
   description: Schema.optional(CollectionDescription),
-  defaultLevel: Schema.optional(Role)
+  defaultLevel: Schema.optional(DefaultLevel)
 })
 export type UpdateCollectionInput = typeof UpdateCollectionInput.Type
 
@@ -111,16 +122,35 @@ export const CreateSpaceInput = Schema.Struct({
 })
 export type CreateSpaceInput = typeof CreateSpaceInput.Type
 
+/** `emoji` or `icon` replaces the other; null removes it (GitBook's "Remove icon or emoji"). */
 export const UpdateSpaceInput = Schema.Struct({
   title: Schema.optional(SpaceTitle),
-  emoji: Schema.optional(SpaceEmoji),
+  emoji: Schema.optional(Schema.NullOr(SpaceEmoji)),
+  icon: Schema.optional(Schema.NullOr(HttpUrl)),
   editMode: Schema.optional(EditMode),
-  defaultLevel: Schema.optional(Role)
-})
+  defaultLevel: Schema.optional(DefaultLevel)
+}).pipe(
+  Schema.filter((input) =>
+    typeof input.emoji === "string" && typeof input.icon === "string"
+      ? { path: ["icon"], message: "give either an emoji or an icon, not both" }
+      : true
+  )
+)
 export type UpdateSpaceInput = typeof UpdateSpaceInput.Type
 
-/** A sibling reference of a Position: `{type: "space", space: <id of a space or collection>}`. */
-export const SiblingRef = Schema.Struct({ type: Schema.Literal("space"), space: Schema.String })
+/**
+ * A sibling named by a Position, in GitBook's two forms: `{type: "space", space: <id>}` and
+ * `{type: "collection", collection: <id>}`. Either names a space or a collection among the siblings.
+ */
+export const SiblingRef = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("space"), space: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("collection"), collection: Schema.String })
+)
+export type SiblingRef = typeof SiblingRef.Type
+
+/** The id a sibling reference names, and the field that holds it. */
+export const siblingOf = (ref: SiblingRef): { readonly id: string; readonly field: "space" | "collection" } =>
+  ref.type === "space" ? { id: ref.space, field: "space" } : { id: ref.collection, field: "collection" }
 export const Position = Schema.Struct({
   before: Schema.optional(SiblingRef),
   after: Schema.optional(SiblingRef)

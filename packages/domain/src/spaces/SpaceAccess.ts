@@ -8,7 +8,7 @@ import { type Keyset, MAX_LIMIT } from "../shared/Pagination.js"
 import type { Role, roles } from "../shared/Role.js"
 import { effectiveLevel, requireLevel, spacePermissions } from "./ContentPolicy.js"
 import { CollectionRepository, SpaceRepository } from "./Ports.js"
-import type { Collection, Space } from "./Space.js"
+import type { Collection, DefaultLevel, Space } from "./Space.js"
 import { type CollectionIndex, defaultLevelsOf, indexCollections } from "./Tree.js"
 
 /** The levels a level includes: `UpTo<"edit">` is "read" | "comment" | "edit". */
@@ -57,7 +57,7 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
     const treeOf = (organizationId: OrganizationId) => Effect.map(collections.listAll(organizationId), indexCollections)
 
     /** A member's level on an item with its own default level, under `parentId`. */
-    const levelOn = (member: Member, tree: CollectionIndex, own: Role, parentId: CollectionId | null) =>
+    const levelOn = (member: Member, tree: CollectionIndex, own: DefaultLevel, parentId: CollectionId | null) =>
       effectiveLevel(member, defaultLevelsOf(tree, own, parentId))
 
     /** A parent named in input: a collection of the same organization, or invalid input. */

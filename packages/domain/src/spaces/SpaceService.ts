@@ -79,7 +79,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
     const get = (spaceId: SpaceId) =>
       Effect.flatMap(guard.space(spaceId), ({ access, space, tree }) => views.one(access.member, tree, space))
 
-    /** Title and emoji need `edit`; the edit mode and default level need `admin`. */
+    /** Title, emoji and icon need `edit`; the edit mode and default level need `admin`. */
     const update = (spaceId: SpaceId, input: UpdateSpaceInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(UpdateSpaceInput)(input)
@@ -88,12 +88,16 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           yield* guard.require(grant, "admin", "change this space's edit mode or default level")
         }
         const { access, space, tree } = grant
+        const { icon: _, ...rest } = space
+        // A space shows an emoji or an icon: setting one removes the other.
+        const icon = typeof valid.emoji === "string" ? undefined : valid.icon === undefined ? space.icon : valid.icon ?? undefined
         const updated: Space = {
-          ...space,
+          ...rest,
           title: valid.title ?? space.title,
-          emoji: valid.emoji ?? space.emoji,
+          emoji: typeof valid.icon === "string" ? "" : valid.emoji === undefined ? space.emoji : valid.emoji ?? "",
+          ...(icon !== undefined ? { icon } : {}),
           editMode: valid.editMode ?? space.editMode,
-          defaultLevel: valid.defaultLevel ?? space.defaultLevel,
+          defaultLevel: valid.defaultLevel === undefined ? space.defaultLevel : valid.defaultLevel,
           updatedAt: yield* now
         }
         yield* spaces.update(updated)
@@ -211,20 +215,25 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         return { ...result, items: yield* views.of(access.member, tree, result.items) }
       })
 
-    /** Every space of the organization with a member's effective level on it; guests have none. */
+    /**
+     * The spaces a member can access, each with the member's effective level on it: every space
+     * of the organization for a member with a role (it is the floor), none for a guest.
+     */
     const memberSpaces = (organizationId: OrganizationId, userId: UserId, order: Order, page: PageRequest) =>
       Effect.gen(function*() {
         const access = yield* guard.organization(organizationId)
         if (access.member.userId !== userId) yield* requireNotGuest(access.member, "read other members' spaces")
         const member = yield* members.find(organizationId, userId)
         if (Option.isNone(member)) return yield* new NotFound({ entity: "member", id: userId })
+        const role = member.value.role
+        if (role === null) return { items: [], count: 0, next: Option.none() }
         const tree = yield* guard.treeOf(organizationId)
         const result = yield* spaces.list(organizationId, { _tag: "all", order }, page)
         const listed = yield* views.of(access.member, tree, result.items)
         return {
           ...result,
           items: listed.map((view) => ({
-            permission: guard.levelOn(member.value, tree, view.space.defaultLevel, view.space.parentId),
+            permission: guard.levelOn(member.value, tree, view.space.defaultLevel, view.space.parentId) ?? role,
             space: view
           }))
         }

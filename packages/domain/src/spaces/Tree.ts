@@ -4,7 +4,7 @@ import type { CollectionId } from "../shared/Ids.js"
 import { keyBetween } from "../shared/Position.js"
 import type { Role } from "../shared/Role.js"
 import type { Sibling } from "./Ports.js"
-import type { Collection, Position } from "./Space.js"
+import { type Collection, type DefaultLevel, type Position, type SiblingRef, siblingOf } from "./Space.js"
 
 /** The collections of an organization by id, to walk up from any item. */
 export type CollectionIndex = ReadonlyMap<string, Collection>
@@ -23,11 +23,18 @@ export const ancestry = (index: CollectionIndex, parentId: CollectionId | null):
   return chain
 }
 
-/** The default levels that apply to an item: its own, then those of the collections above it. */
-export const defaultLevelsOf = (index: CollectionIndex, own: Role, parentId: CollectionId | null): ReadonlyArray<Role> => [
-  own,
-  ...ancestry(index, parentId).map((c) => c.defaultLevel)
-]
+/**
+ * The default levels that apply to an item: its own, then those of the collections above it, up
+ * to the first that has none (`null`); `"inherit"` adds nothing and passes on to the parent's.
+ */
+export const defaultLevelsOf = (index: CollectionIndex, own: DefaultLevel, parentId: CollectionId | null): ReadonlyArray<Role> => {
+  const levels: Array<Role> = []
+  for (const level of [own, ...ancestry(index, parentId).map((c) => c.defaultLevel)]) {
+    if (level === null) break
+    if (level !== "inherit") levels.push(level)
+  }
+  return levels
+}
 
 /** Whether `candidate` is `collectionId` itself or lies below it. */
 export const isWithin = (index: CollectionIndex, candidate: CollectionId | null, collectionId: CollectionId): boolean =>
@@ -55,12 +62,16 @@ export const placeAmong = (siblings: ReadonlyArray<Sibling>, position: Position 
   // Neighbours with the same key (left by concurrent placements) count as one.
   const below = (i: number) => keys.slice(0, i).reverse().find((k) => k < keys[i]!)
   const above = (i: number) => keys.slice(i + 1).find((k) => k > keys[i]!)
+  const named = (side: "before" | "after", ref: SiblingRef) => {
+    const { field, id } = siblingOf(ref)
+    return indexOf(`position.${side}.${field}`, id)
+  }
   if (position?.after !== undefined) {
-    const afterId = position.after.space
+    const after = position.after
     return Effect.gen(function*() {
-      const i = yield* indexOf("position.after.space", afterId)
+      const i = yield* named("after", after)
       if (position.before !== undefined) {
-        const j = yield* indexOf("position.before.space", position.before.space)
+        const j = yield* named("before", position.before)
         if (j !== i + 1) {
           return yield* new InvalidInput({ field: "position", rule: "before and after must name adjacent siblings" })
         }
@@ -69,7 +80,7 @@ export const placeAmong = (siblings: ReadonlyArray<Sibling>, position: Position 
     })
   }
   if (position?.before !== undefined) {
-    return Effect.map(indexOf("position.before.space", position.before.space), (i) => keyBetween(below(i), keys[i]))
+    return Effect.map(named("before", position.before), (i) => keyBetween(below(i), keys[i]))
   }
   return Effect.succeed(keyBetween(keys[keys.length - 1], undefined))
 }

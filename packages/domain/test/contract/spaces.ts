@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import {
+  Actor,
   CollectionId,
   CollectionRepository,
   type Collection,
@@ -20,7 +21,7 @@ import {
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
-import { adminOfNewOrganization, at, makeOrganization, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
 
 const first = (request: Partial<PageRequest> = {}): PageRequest => ({ limit: 50, after: Option.none(), ...request })
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
@@ -196,6 +197,44 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(restored.space).toMatchObject({ parentId: null, visibility: "private" })
         const topSpaces = yield* (yield* SpaceRepository).list(organization.id, { _tag: "children", parentId: null }, first())
         expect(topSpaces.items.map((s) => s.title)).toEqual(["B", "A"])
+      }))
+
+    it.effect("default levels: a role, inherit or none are stored, and decide levels as the tree says; icons are stored", () =>
+      Effect.gen(function*() {
+        const content = yield* Spaces
+        const collections = yield* Collections
+        const { organization, run } = yield* adminOfNewOrganization
+        const reader = yield* makeUser()
+        yield* makeMember(organization, reader, "read")
+        const asReader = Effect.provideService(Actor, reader)
+        const outer = yield* run(collections.create(organization.id, { title: "Outer" }))
+        const inner = yield* run(collections.create(organization.id, { title: "Inner", parent: outer.collection.id }))
+        const s = yield* run(content.create(organization.id, { title: "S", parent: inner.collection.id }))
+        yield* run(collections.update(outer.collection.id, { defaultLevel: "edit" }))
+        const levels = Effect.map(
+          Effect.all([asReader(collections.get(inner.collection.id)), asReader(content.get(s.space.id))]),
+          ([c, v]) => [c.permissions.edit, v.permissions.edit]
+        )
+        // "read" adds nothing to a reader and lets the level of the collections above through.
+        expect(yield* levels).toEqual([true, true])
+        yield* run(content.update(s.space.id, { defaultLevel: "inherit" }))
+        expect(yield* levels).toEqual([true, true])
+        // None on the inner collection: what is above it no longer applies, there or below.
+        yield* run(collections.update(inner.collection.id, { defaultLevel: null }))
+        expect(yield* levels).toEqual([false, false])
+        yield* run(content.update(s.space.id, { defaultLevel: "edit" }))
+        expect(yield* levels).toEqual([false, true])
+        const stored = {
+          collection: Option.getOrThrow(yield* (yield* CollectionRepository).findById(inner.collection.id)).defaultLevel,
+          space: Option.getOrThrow(yield* (yield* SpaceRepository).findById(s.space.id)).defaultLevel
+        }
+        expect(stored).toEqual({ collection: null, space: "edit" })
+        yield* run(content.update(s.space.id, { defaultLevel: "inherit", icon: "https://example.com/icon.png" }))
+        const withIcon = Option.getOrThrow(yield* (yield* SpaceRepository).findById(s.space.id))
+        expect([withIcon.defaultLevel, withIcon.icon, withIcon.emoji]).toEqual(["inherit", "https://example.com/icon.png", ""])
+        yield* run(content.update(s.space.id, { emoji: "🎉" }))
+        const withEmoji = Option.getOrThrow(yield* (yield* SpaceRepository).findById(s.space.id))
+        expect([withEmoji.icon, withEmoji.emoji]).toEqual([undefined, "🎉"])
       }))
 
     it.effect("use cases: spaces created at once under one parent all get their own place", () =>
