@@ -35,6 +35,22 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("invites", (it) 
       )
     }))
 
+  it.effect("a link invite for guests (role null): created, changed with role or level, joined as a guest", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const base = `/v1/orgs/${w.organizationId}/link-invites`
+      const created = yield* call("POST", base, { token: w.alice.token, body: { role: null } })
+      expect(created.status).toBe(201)
+      expect(created.body).toEqual({ object: "invite", id: created.body.id, role: null, redundant: true })
+      const path = `${base}/${created.body.id}`
+      expect((yield* call("PATCH", path, { token: w.alice.token, body: { level: "read" } })).body.role).toBe("read")
+      expect((yield* call("PATCH", path, { token: w.alice.token, body: { role: null } })).body.role).toBeNull()
+      const visitor = yield* newUser("Visitor")
+      expect((yield* call("POST", `/v1/orgs/${w.organizationId}/invites/${created.body.id}`, { token: visitor.token })).status).toBe(200)
+      const member = yield* call("GET", `/v1/orgs/${w.organizationId}/members/${visitor.id}`, { token: w.alice.token })
+      expect(member.body.role).toBeNull()
+    }))
+
   it.effect("joining with a link gives its role; twice is a conflict; disabled links refuse with 412", () =>
     Effect.gen(function*() {
       const w = yield* world

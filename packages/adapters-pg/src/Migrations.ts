@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type { Effect } from "effect"
 import { contentMigrations } from "./content/index.js"
 import { identityMigrations } from "./identity/index.js"
-import { organizationsMigrations } from "./organizations/index.js"
+import { guestInvitesMigration, organizationsMigrations } from "./organizations/index.js"
 import { searchMigrations } from "./search/index.js"
 import { type Migration, migrateTo } from "./shared/index.js"
 import { defaultLevelsAndIconsMigration, spacesMigrations } from "./spaces/index.js"
@@ -19,7 +19,8 @@ export const migrations: ReadonlyArray<Migration> = [
   ...spacesMigrations,
   ...contentMigrations,
   ...searchMigrations,
-  defaultLevelsAndIconsMigration
+  defaultLevelsAndIconsMigration,
+  guestInvitesMigration
 ]
 
 /** Brings the schema up to date: applies the migrations a database has not recorded. */

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { InviteByEmailInput, InviteId, OrganizationId, Role } from "@octavo/domain"
+import { InviteByEmailInput, InviteId, MemberRole, OrganizationId } from "@octavo/domain"
 import { Schema } from "effect"
 import { Created, ListOf, PageQuery } from "../shared/Common.js"
 import { errors } from "../shared/Errors.js"
@@ -8,12 +8,13 @@ import { OrganizationPath } from "./OrganizationsApi.js"
 import { InvitedByEmailObject, InviteObject } from "./Wire.js"
 
 const InvitePath = Schema.Struct({ organizationId: OrganizationId, inviteId: InviteId })
-const RoleBody = Schema.Struct({ role: Role })
+/** An invite's role; null invites guests. */
+const RoleBody = Schema.Struct({ role: MemberRole })
 /**
  * GitBook changes an invite's role with `role`, and a content invite's with `level`; Octavo's
  * invites are all to the organization, so either one sets its role.
  */
-const InviteUpdate = Schema.Union(RoleBody, Schema.Struct({ level: Role }))
+const InviteUpdate = Schema.Union(RoleBody, Schema.Struct({ level: MemberRole }))
 
 export class InvitesApi extends HttpApiGroup.make("invites")
   .add(

@@ -16,7 +16,8 @@ export class MembersApi extends HttpApiGroup.make("members")
       .setUrlParams(Schema.Struct({
         ...PageQuery,
         order: Schema.optional(Order),
-        role: Schema.optional(Role),
+        /** A role, or `guest` for the members without one. */
+        role: Schema.optional(Schema.Union(Role, Schema.Literal("guest"))),
         search: Schema.optional(boundedString({ max: 512 })),
         sort: Schema.optional(MemberSort)
       }))

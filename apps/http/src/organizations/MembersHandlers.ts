@@ -14,7 +14,7 @@ export const MembersLive = HttpApiBuilder.group(OctavoBase.add(MembersApi), "mem
     return handlers
       .handle("list", ({ path, urlParams }) => {
         const filter = {
-          role: urlParams.role,
+          role: urlParams.role === "guest" ? null : urlParams.role,
           search: urlParams.search,
           sort: urlParams.sort ?? "joinedAt",
           order: urlParams.order ?? "desc"

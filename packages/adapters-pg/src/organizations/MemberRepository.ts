@@ -58,7 +58,8 @@ export const MemberRepositoryLive = Layer.effect(
         const sortColumn = filter.sort === "lastSeenAt" ? "m.last_seen_at" : "m.joined_at"
         const where: Array<Fragment> = [sql`m.organization_id = ${organizationId}`]
         if (filter.sort === "lastSeenAt") where.push(sql`m.last_seen_at IS NOT NULL`)
-        if (filter.role !== undefined) where.push(sql`m.role = ${filter.role}`)
+        if (filter.role === null) where.push(sql`m.role IS NULL`)
+        else if (filter.role !== undefined) where.push(sql`m.role = ${filter.role}`)
         if (filter.search !== undefined) {
           where.push(sql.or([
             containsIgnoringCase(sql, "u.display_name", filter.search),

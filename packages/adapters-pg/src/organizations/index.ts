@@ -18,5 +18,6 @@ export const PgOrganizations: Layer.Layer<OrganizationsPorts, never, SqlClient.S
 export { InviteRepositoryLive } from "./InviteRepository.js"
 export { AcquaintancesLive, MemberRepositoryLive } from "./MemberRepository.js"
 export { organizationsMigrations } from "./migrations.js"
+export { migration as guestInvitesMigration } from "./migrations/0009_guest_invites.js"
 export { OrganizationRepositoryLive } from "./OrganizationRepository.js"
 export { TeamRepositoryLive } from "./TeamRepository.js"

@@ -5,7 +5,7 @@ import { Conflict, InvalidInput, NotFound, PreconditionFailed } from "../shared/
 import { InviteId, type OrganizationId, type UserId } from "../shared/Ids.js"
 import { Email, validate } from "../shared/Limits.js"
 import type { PageRequest } from "../shared/Pagination.js"
-import { Role } from "../shared/Role.js"
+import { MemberRole } from "../shared/Role.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
@@ -55,9 +55,9 @@ export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites",
         return { ...result, items: result.items.map(viewFor(member)) }
       })
 
-    const create = (organizationId: OrganizationId, role: Role) =>
+    const create = (organizationId: OrganizationId, role: MemberRole) =>
       Effect.gen(function*() {
-        const valid = yield* validate(Role)(role)
+        const valid = yield* validate(MemberRole)(role)
         const { member } = yield* adminAccess(organizationId, "create invites")
         const invite: Invite = {
           id: InviteId.make(yield* secrets.newId),
@@ -75,9 +75,9 @@ export class Invites extends Effect.Service<Invites>()("@octavo/domain/Invites",
         ({ member }) => Effect.map(findInvite(organizationId, inviteId), viewFor(member))
       )
 
-    const updateRole = (organizationId: OrganizationId, inviteId: InviteId, role: Role) =>
+    const updateRole = (organizationId: OrganizationId, inviteId: InviteId, role: MemberRole) =>
       Effect.gen(function*() {
-        const valid = yield* validate(Role)(role)
+        const valid = yield* validate(MemberRole)(role)
         const { member } = yield* adminAccess(organizationId, "change invites")
         const invite = yield* findInvite(organizationId, inviteId)
         const updated: Invite = { ...invite, role: valid }

@@ -9,7 +9,7 @@ export const organizationListKey = (): ListKey => listKey("organizations", "numb
 
 /** An organization's members, by the time of the filter's sort (joined or last seen), with the filters. */
 export const memberListKey = (organizationId: OrganizationId, filter: MemberFilter): ListKey =>
-  listKey("members", "number", organizationId, filter.sort, filter.order, filter.role, filter.search)
+  listKey("members", "number", organizationId, filter.sort, filter.order, filter.role === null ? "guest" : filter.role, filter.search)
 
 /** The teams a member belongs to, by the teams' creation time. */
 export const memberTeamsListKey = (organizationId: OrganizationId, userId: UserId, title: string | undefined): ListKey =>

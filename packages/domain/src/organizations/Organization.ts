@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { InviteId, OrganizationId, TeamId, UserId } from "../shared/Ids.js"
 import { boundedArray, boundedString, EmailDomain, HttpUrl, patternString } from "../shared/Limits.js"
-import { MemberRole, Role, TeamRole } from "../shared/Role.js"
+import { MemberRole, TeamRole } from "../shared/Role.js"
 
 // Organizations, members, teams: limits from the specification's "Limits" table.
 export const OrganizationTitle = boundedString({ min: 2, max: 255 })
@@ -64,7 +64,8 @@ export type TeamMembership = typeof TeamMembership.Type
 export const Invite = Schema.Struct({
   id: InviteId,
   organizationId: OrganizationId,
-  role: Role,
+  /** The role it gives; null makes guests. */
+  role: MemberRole,
   createdAt: Schema.DateFromSelf
 })
 export type Invite = typeof Invite.Type

@@ -4,7 +4,7 @@ import type { User } from "../identity/User.js"
 import type { Conflict } from "../shared/Errors.js"
 import type { InviteId, OrganizationId, TeamId, UserId } from "../shared/Ids.js"
 import type { Order, Page, PageRequest } from "../shared/Pagination.js"
-import type { Role } from "../shared/Role.js"
+import type { MemberRole, Role } from "../shared/Role.js"
 import type { Invite, Member, MemberSort, Organization, Team, TeamMembership } from "./Organization.js"
 
 export class OrganizationRepository extends Context.Tag("@octavo/domain/OrganizationRepository")<OrganizationRepository, {
@@ -20,7 +20,8 @@ export class OrganizationRepository extends Context.Tag("@octavo/domain/Organiza
 }>() {}
 
 export interface MemberFilter {
-  readonly role?: Role | undefined
+  /** Members with this role; null lists the guests. */
+  readonly role?: MemberRole | undefined
   /** Case-insensitive substring of the user's display name or email. */
   readonly search?: string | undefined
   /** Sorting by lastSeenAt lists only members that have been seen. */

@@ -176,6 +176,11 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           expect(seen.count).toBe(2)
           const editors = yield* members.list(organization.id, { role: "edit", sort: "joinedAt", order: "asc" }, first())
           expect(ids(editors)).toEqual([bob.id, cy.id])
+          const dee = yield* makeUser({ displayName: "Dee" })
+          yield* makeMember(organization, dee, null, { joinedAt: at(4) })
+          const guests = yield* members.list(organization.id, { role: null, sort: "joinedAt", order: "asc" }, first())
+          expect(ids(guests)).toEqual([dee.id])
+          expect(guests.count).toBe(1)
           const search = yield* members.list(organization.id, { search: "lovelace", sort: "joinedAt", order: "asc" }, first())
           expect(ids(search)).toEqual([ada.id, bob.id])
           const none = yield* members.list(organization.id, { search: "zzz%_", sort: "joinedAt", order: "asc" }, first())
@@ -318,6 +323,12 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           yield* invites.delete(earlier.id)
           expect(yield* invites.findById(earlier.id)).toEqual(Option.none())
           expect((yield* invites.list(organization.id, first())).count).toBe(1)
+          // An invite for guests has no role.
+          const guests = { id: newInviteId(), organizationId: organization.id, role: null, createdAt: at(3) }
+          yield* invites.insert(guests)
+          expect(yield* invites.findById(guests.id)).toEqual(Option.some(guests))
+          yield* invites.update({ ...later, role: null })
+          expect(Option.getOrThrow(yield* invites.findById(later.id)).role).toBeNull()
         }))
 
       it.effect("every adapter words conflicts alike and refuses a second object with the same id", () =>
