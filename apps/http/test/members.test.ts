@@ -38,6 +38,16 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("members", (it) 
       const byEmail = yield* call("GET", `${path}?search=${encodeURIComponent(w.guest.email)}`, { token: w.bob.token })
       expect(ids(byEmail.body)).toEqual([w.guest.id])
       expect((yield* call("GET", `${path}?role=owner`, { token: w.bob.token })).status).toBe(400)
+      // GitBook's sort by name: Alice Admin, Bob Editor, Gus Guest.
+      expect(ids((yield* call("GET", `${path}?sort=name&order=asc`, { token: w.bob.token })).body)).toEqual([
+        w.alice.id,
+        w.bob.id,
+        w.guest.id
+      ])
+      const byName = yield* call("GET", `${path}?sort=name&limit=2`, { token: w.bob.token })
+      expect(ids(byName.body)).toEqual([w.guest.id, w.bob.id])
+      const rest = yield* call("GET", `${path}?sort=name&limit=2&page=${byName.body.next.page}`, { token: w.bob.token })
+      expect(ids(rest.body)).toEqual([w.alice.id])
       expect((yield* call("GET", `${path}?sort=title`, { token: w.bob.token })).status).toBe(400)
       expect((yield* call("GET", `${path}?order=up`, { token: w.bob.token })).status).toBe(400)
       expect((yield* call("GET", `${path}?search=${"a".repeat(512)}`, { token: w.bob.token })).status).toBe(200)

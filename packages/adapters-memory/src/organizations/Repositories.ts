@@ -86,9 +86,10 @@ export const MemoryMemberRepository = layerOver(MemberRepository, OrganizationsS
         })
         return pageInMemory(
           rows,
-          (
-            { member }
-          ) => [(filter.sort === "lastSeenAt" ? member.lastSeenAt ?? member.joinedAt : member.joinedAt).getTime(), member.userId],
+          ({ member, user }) =>
+            filter.sort === "name"
+              ? [user.displayName, member.userId]
+              : [(filter.sort === "lastSeenAt" ? member.lastSeenAt ?? member.joinedAt : member.joinedAt).getTime(), member.userId],
           filter.order,
           page
         )

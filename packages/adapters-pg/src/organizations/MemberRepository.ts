@@ -55,7 +55,12 @@ export const MemberRepositoryLive = Layer.effect(
         )).pipe(Effect.asVoid, Effect.orDie),
       find: (organizationId, userId) => find([organizationId, userId]),
       list: (organizationId, filter, page) => {
-        const sortColumn = filter.sort === "lastSeenAt" ? "m.last_seen_at" : "m.joined_at"
+        // Names compare byte by byte (COLLATE "C"): JavaScript's order, as in memory, short of characters beyond U+FFFF.
+        const sortColumn = filter.sort === "name"
+          ? "(u.display_name COLLATE \"C\")"
+          : filter.sort === "lastSeenAt"
+          ? "m.last_seen_at"
+          : "m.joined_at"
         const where: Array<Fragment> = [sql`m.organization_id = ${organizationId}`]
         if (filter.sort === "lastSeenAt") where.push(sql`m.last_seen_at IS NOT NULL`)
         if (filter.role === null) where.push(sql`m.role IS NULL`)
@@ -70,14 +75,14 @@ export const MemberRepositoryLive = Layer.effect(
           select: withUser,
           from: sql`FROM members m JOIN users u ON u.id = m.user_id`,
           where,
-          keyset: { value: sortColumn, id: "m.user_id" },
+          keyset: { value: sortColumn, id: "m.user_id", orderKey: filter.sort === "name" },
           order: filter.order,
           page,
           row: MemberWithUserRow,
-          keysetOf: ({ member }) => [
-            (filter.sort === "lastSeenAt" ? member.lastSeenAt ?? member.joinedAt : member.joinedAt).getTime(),
-            member.userId
-          ]
+          keysetOf: ({ member, user }) =>
+            filter.sort === "name"
+              ? [user.displayName, member.userId]
+              : [(filter.sort === "lastSeenAt" ? member.lastSeenAt ?? member.joinedAt : member.joinedAt).getTime(), member.userId]
         })
       },
       findMany: (organizationId, userIds) => userIds.length === 0 ? Effect.succeed([]) : findMany([organizationId, userIds]),

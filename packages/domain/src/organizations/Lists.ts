@@ -7,9 +7,17 @@ import type { MemberFilter } from "./Ports.js"
 /** The caller's organizations, by creation time. */
 export const organizationListKey = (): ListKey => listKey("organizations", "number")
 
-/** An organization's members, by the time of the filter's sort (joined or last seen), with the filters. */
+/** An organization's members, by the filter's sort (joined or last seen time, or name), with the filters. */
 export const memberListKey = (organizationId: OrganizationId, filter: MemberFilter): ListKey =>
-  listKey("members", "number", organizationId, filter.sort, filter.order, filter.role === null ? "guest" : filter.role, filter.search)
+  listKey(
+    "members",
+    filter.sort === "name" ? "string" : "number",
+    organizationId,
+    filter.sort,
+    filter.order,
+    filter.role === null ? "guest" : filter.role,
+    filter.search
+  )
 
 /** The teams a member belongs to, by the teams' creation time. */
 export const memberTeamsListKey = (organizationId: OrganizationId, userId: UserId, title: string | undefined): ListKey =>

@@ -96,7 +96,8 @@ export const UpdateOrganizationInput = Schema.Struct({
 })
 export type UpdateOrganizationInput = typeof UpdateOrganizationInput.Type
 
-export const MemberSort = Schema.Literal("joinedAt", "lastSeenAt")
+/** By the time members joined or were last seen, or by display name (compared as JavaScript's `<` compares strings). */
+export const MemberSort = Schema.Literal("joinedAt", "lastSeenAt", "name")
 export type MemberSort = typeof MemberSort.Type
 
 export const CreateTeamInput = Schema.Struct({

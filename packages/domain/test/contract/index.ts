@@ -181,6 +181,11 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           const guests = yield* members.list(organization.id, { role: null, sort: "joinedAt", order: "asc" }, first())
           expect(ids(guests)).toEqual([dee.id])
           expect(guests.count).toBe(1)
+          // By name, both ways, over pages: "Ada Lovelace" < "Bob" < "Cy" < "Dee".
+          const byName = yield* walk((page) => members.list(organization.id, { sort: "name", order: "asc" }, page), 1)
+          expect(byName.map((r) => r.member.userId)).toEqual([ada.id, bob.id, cy.id, dee.id])
+          const byNameDesc = yield* walk((page) => members.list(organization.id, { sort: "name", order: "desc" }, page), 3)
+          expect(byNameDesc.map((r) => r.member.userId)).toEqual([dee.id, cy.id, bob.id, ada.id])
           const search = yield* members.list(organization.id, { search: "lovelace", sort: "joinedAt", order: "asc" }, first())
           expect(ids(search)).toEqual([ada.id, bob.id])
           const none = yield* members.list(organization.id, { search: "zzz%_", sort: "joinedAt", order: "asc" }, first())
