@@ -58,7 +58,8 @@ export class TeamsApi extends HttpApiGroup.make("teams")
   .add(
     HttpApiEndpoint.put("putMember", "/v1/orgs/:organizationId/teams/:teamId/members/:userId")
       .setPath(TeamMemberPath)
-      .setPayload(Schema.Struct({ role: Schema.optional(TeamRole) }))
+      // GitBook's body is optional: none (read as null) adds a member with its role unchanged.
+      .setPayload(Schema.NullOr(Schema.Struct({ role: Schema.optional(TeamRole) })))
       .pipe(errors(400, 403, 404))
   )
   .add(

@@ -34,7 +34,7 @@ export const TeamsLive = HttpApiBuilder.group(OctavoBase.add(TeamsApi), "teams",
       .handle("updateMembers", ({ path, payload }) =>
         domain(teams.updateMembers(path.organizationId, path.teamId, payload)))
       .handle("putMember", ({ path, payload }) =>
-        domain(teams.putMember(path.organizationId, path.teamId, path.userId, payload.role)))
+        domain(teams.putMember(path.organizationId, path.teamId, path.userId, payload?.role)))
       .handle("removeMember", ({ path }) =>
         domain(teams.removeMember(path.organizationId, path.teamId, path.userId)))
   }))
