@@ -1,2 +1,8 @@
 // GitBook markdown on the unified ecosystem: pure functions over one parse of a page.
-export {}
+export type * from "./nodes.js"
+export { parse } from "./parse.js"
+export { stringify } from "./stringify.js"
+export type { LayoutPart, PageFields, PageMarkdown } from "./page.js"
+export { layoutParts, readPage, writePage } from "./page.js"
+export type { Section } from "./text.js"
+export { anchorOf, plainText, sections, slugify } from "./text.js"

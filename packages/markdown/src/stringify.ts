@@ -1,0 +1,78 @@
+import type { Code, Root } from "mdast"
+import { frontmatterToMarkdown } from "mdast-util-frontmatter"
+import { gfmToMarkdown } from "mdast-util-gfm"
+import { mathToMarkdown } from "mdast-util-math"
+import type { Handle, Options } from "mdast-util-to-markdown"
+import { defaultHandlers, toMarkdown } from "mdast-util-to-markdown"
+import type { ContentRef, Embed, Expandable, FileBlock, Figure, Hint, Include, Tab, Tabs } from "./nodes.js"
+import { figureHtml, summaryHtml, tagUrl, tagValue } from "./tags.js"
+
+/** A tag block: the opening line, the content (if any) and the closing line. */
+const block = (open: string, body: string, close: string) => body === "" ? `${open}\n${close}` : `${open}\n${body}\n${close}`
+
+const hint: Handle = (node: Hint, _, state, info) =>
+  block(`{% hint style="${node.style}" %}`, state.containerFlow(node, info), "{% endhint %}")
+
+const tabs: Handle = (node: Tabs, _, state, info) => block("{% tabs %}", state.containerFlow(node, info), "{% endtabs %}")
+
+const tab: Handle = (node: Tab, _, state, info) =>
+  block(`{% tab title=${tagValue(node.title)} %}`, state.containerFlow(node, info), "{% endtab %}")
+
+// An embed or a file stands alone unless it has a caption.
+const embed: Handle = (node: Embed, _, state, info) => {
+  const open = `{% embed url=${tagUrl(node.url)} %}`
+  return node.children.length === 0 ? open : block(open, state.containerFlow(node, info), "{% endembed %}")
+}
+
+const file: Handle = (node: FileBlock, _, state, info) => {
+  const open = `{% file src=${tagUrl(node.url)} %}`
+  return node.children.length === 0 ? open : block(open, state.containerFlow(node, info), "{% endfile %}")
+}
+
+// GitBook writes the link to the referenced page inside the tag; one is made up when missing.
+const contentRef: Handle = (node: ContentRef, _, state, info) => {
+  const children: ContentRef["children"] = node.children.length > 0
+    ? node.children
+    : [{ type: "paragraph", children: [{ type: "link", url: node.url, children: [{ type: "text", value: node.url }] }] }]
+  return block(`{% content-ref url=${tagUrl(node.url)} %}`, state.containerFlow({ ...node, children }, info), "{% endcontent-ref %}")
+}
+
+const include: Handle = (node: Include) => `{% include ${tagValue(node.path)} %}`
+
+const expandable: Handle = (node: Expandable, _, state, info) => {
+  const body = state.containerFlow(node, info)
+  const open = `${node.open ? "<details open>" : "<details>"}\n\n${summaryHtml(node.title)}`
+  return body === "" ? `${open}\n\n</details>` : `${open}\n\n${body}\n\n</details>`
+}
+
+const figure: Handle = (node: Figure) => figureHtml(node.url, node.alt, node.caption)
+
+// A code block with a title, an overflow or line numbers is wrapped in `{% code %}`.
+const code: Handle = (node: Code, parent, state, info) => {
+  const fence = defaultHandlers.code(node, parent, state, info)
+  const data = node.data
+  if (data?.title === undefined && data?.overflow === undefined && data?.lineNumbers === undefined) return fence
+  const attributes = [
+    data.title !== undefined ? `title=${tagValue(data.title)}` : "",
+    data.overflow !== undefined ? `overflow="${data.overflow}"` : "",
+    data.lineNumbers !== undefined ? `lineNumbers="${data.lineNumbers}"` : ""
+  ].filter((part) => part !== "")
+  return block(`{% code ${attributes.join(" ")} %}`, fence, "{% endcode %}")
+}
+
+const options: Options = {
+  bullet: "*",
+  bulletOther: "-",
+  emphasis: "*",
+  strong: "*",
+  rule: "*",
+  fences: true,
+  listItemIndent: "one",
+  extensions: [gfmToMarkdown(), frontmatterToMarkdown(["yaml"]), mathToMarkdown({ singleDollarTextMath: false })],
+  handlers: { hint, tabs, tab, embed, file, contentRef, include, expandable, figure, code },
+  // Text that would read as a tag line is escaped: `\{% … %}`.
+  unsafe: [{ character: "{", after: "%", atBreak: true }]
+}
+
+/** Mdast (with GitBook's nodes) as GitBook markdown: `*` bullets, fenced code, `{% … %}` tags. */
+export const stringify = (root: Root): string => toMarkdown(root, options)
