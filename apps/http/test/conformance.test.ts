@@ -60,6 +60,27 @@ describe("the GitBook conformance check", () => {
     ])
   })
 
+  it("narrows a body that matches none of GitBook's alternatives to the closest one's rules", () => {
+    const invite = { object: "invite", id: "i1", role: "read", redundant: true }
+    expect(checkAnswer("GET", "/v1/orgs/o1/link-invites/i1", 200, invite)).toEqual([])
+    const { redundant: _, ...withoutRedundant } = invite
+    // Not three alternatives' worth of errors: the organization invite's missing field only.
+    expect(checkAnswer("GET", "/v1/orgs/o1/link-invites/i1", 200, withoutRedundant).map((m) => [m.pointer, m.rule])).toEqual([
+      [
+        "",
+        "oneOf: matches none of its 3 shapes; the closest is #/components/schemas/InviteLinkToOrganization " +
+        "(#/components/schemas/OrganizationInviteLink/oneOf)"
+      ],
+      ["", "required: must have required property 'redundant' (#/components/schemas/InviteLinkToOrganization/required)"]
+    ])
+    // In a list, the place is the item's.
+    const listed = checkAnswer("GET", "/v1/orgs/o1/link-invites", 200, { items: [invite, withoutRedundant], count: 2 })
+    expect(listed.map((m) => [m.pointer, m.rule.split(" (")[0]])).toEqual([[
+      "/items/1",
+      "required: must have required property 'redundant'"
+    ]])
+  })
+
   it("checks a 201 against GitBook's 200, as its client takes any success", () => {
     const invited = { users: [], invited: 1, failedSSOEmails: [] }
     expect(checkAnswer("POST", "/v1/orgs/o1/invites", 201, invited)).toEqual([])

@@ -180,6 +180,100 @@ const ruleOf = (error: ErrorObject): string => {
   return `${error.keyword}: ${error.message ?? ""}${detail} (${where}/${error.keyword})`
 }
 
+interface Found {
+  readonly pointer: string
+  readonly rule: string
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
+
+const unescape = (key: string) => key.replace(/~1/g, "/").replace(/~0/g, "~")
+
+/** The part of `instance` at a JSON pointer relative to it. */
+const instanceAt = (instance: unknown, pointer: string): unknown =>
+  pointer === "" ? instance : pointer.slice(1).split("/").reduce<unknown>(
+    (node, key) => (Array.isArray(node) || isObject(node) ? (node as Record<string, unknown>)[unescape(key)] : undefined),
+    instance
+  )
+
+const isWithin = (pointer: string, root: string) => pointer === root || pointer.startsWith(`${root}/`)
+
+/** A schema's own rules without its alternatives, its `$ref`s made absolute, compiled once (undefined when it has none). */
+const siblingsValidator = (pointer: string, schema: Record<string, unknown>): ValidateFunction | undefined => {
+  const key = `${pointer}#siblings`
+  if (validators.has(key)) return validators.get(key)
+  const absolute = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(absolute)
+      : isObject(value)
+      ? Object.fromEntries(
+        Object.entries(value).map((
+          [k, v]
+        ) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#") ? `${SPEC_ID}${v}` : absolute(v)])
+      )
+      : value
+  const { anyOf: _anyOf, discriminator: _discriminator, oneOf: _oneOf, ...rest } = schema
+  const rules = Object.keys(rest).filter((k) => !["description", "title", "example", "type"].includes(k) && !k.startsWith("x-"))
+  const compiled = rules.length === 0 ? undefined : ajv.compile(absolute(rest) as object)
+  if (compiled !== undefined) validators.set(key, compiled)
+  return compiled
+}
+
+/**
+ * An instance's mismatches against a compiled schema. When it matches none of a `oneOf`/`anyOf`'s
+ * alternatives, ajv reports every alternative's errors; this keeps the closest alternative's only
+ * (the one without a wrong discriminant, then with the fewest errors), so that a document of
+ * blocks does not answer hundreds of lines for one missing field.
+ */
+const explain = (validate: ValidateFunction, instance: unknown, base: string): Array<Found> => {
+  if (validate(instance)) return []
+  let errors: ReadonlyArray<ErrorObject> = [...(validate.errors ?? [])]
+  const found: Array<Found> = []
+  for (;;) {
+    const choices = errors.filter((e) =>
+      (e.keyword === "oneOf" || e.keyword === "anyOf") && isObject(e.parentSchema) && locations.has(e.parentSchema)
+    )
+    const depth = (e: ErrorObject) => e.instancePath.split("/").length
+    // The outermost choice: the shallowest, and of those at one place the last reported (ajv reports a choice after its alternatives).
+    const choice = choices.reduce<ErrorObject | undefined>(
+      (best, e) => best === undefined || depth(e) <= depth(best) ? e : best,
+      undefined
+    )
+    if (choice === undefined) break
+    const at = choice.instancePath
+    const schema = choice.parentSchema as Record<string, unknown>
+    const pointer = locations.get(schema) ?? ""
+    const alternatives = (schema[choice.keyword] as ReadonlyArray<unknown> | undefined) ?? []
+    const sub = instanceAt(instance, at)
+    const siblings = siblingsValidator(pointer, schema)
+    if (siblings !== undefined) found.push(...explain(siblings, sub, `${base}${at}`))
+    const scored = alternatives.map((alternative, i) => {
+      const alternativePointer = `${pointer}/${choice.keyword}/${i}`
+      const check = validatorAt(alternativePointer)
+      check(sub)
+      const wrong = (check.errors ?? []).filter((e) =>
+        (e.keyword === "type" && e.instancePath === "") ||
+        ((e.keyword === "enum" || e.keyword === "const") && e.instancePath.split("/").length === 2)
+      ).length
+      const name = isObject(alternative) && typeof alternative["$ref"] === "string" ? alternative["$ref"] : alternativePointer
+      return { check, name, wrong, count: (check.errors ?? []).length }
+    })
+    const closest = scored.reduce<typeof scored[number] | undefined>(
+      (best, s) => best === undefined || s.wrong < best.wrong || (s.wrong === best.wrong && s.count < best.count) ? s : best,
+      undefined
+    )
+    found.push({
+      pointer: `${base}${at}`,
+      rule: `${choice.keyword}: matches none of its ${alternatives.length} shapes; the closest is ${
+        closest?.name ?? "none"
+      } (${pointer}/${choice.keyword})`
+    })
+    if (closest !== undefined) found.push(...explain(closest.check, sub, `${base}${at}`))
+    errors = errors.filter((e) => !isWithin(e.instancePath, at))
+  }
+  return [...found, ...errors.map((error) => ({ pointer: `${base}${error.instancePath}`, rule: ruleOf(error) }))]
+}
+
 const hasJsonBody = (response: ResponseObject | undefined): boolean =>
   response !== undefined && resolveResponse(response)?.object.content?.["application/json"]?.schema !== undefined
 
@@ -221,8 +315,7 @@ export const checkAnswer = (method: string, path: string, status: number, body: 
     }]
   }
   const validate = validatorAt(`${resolved.pointer}/content/application~1json/schema`)
-  if (validate(body)) return []
-  return (validate.errors ?? []).map((error) => ({ operation: name, status, pointer: error.instancePath, rule: ruleOf(error) }))
+  return explain(validate, body, "").map((found) => ({ operation: name, status, ...found }))
 }
 
 const collected = new Map<string, Mismatch>()
