@@ -35,7 +35,7 @@ const buildSpace = async (base: string, spaceId: string) => {
       const changes = Array.from({ length: Math.min(50, wanted - start) }, (_, k) => {
         const i = start + k
         return {
-          type: "insert_page",
+          operation: "insert_page",
           title: `L${level} page ${i}`,
           into: parents[i % parents.length],
           document: { markdown: markdown(created + i) }
@@ -73,13 +73,13 @@ const runOn = (name: string, choice: StorageChoice, storageBytes: () => Promise<
       const before = await storageBytes()
       const change = await timed(100, (i) =>
         request(base, "POST", `/v1/spaces/${space.id}/content`, {
-          changes: [{ type: "update_page", page: leaf, document: { markdown: markdown(i) } }]
+          changes: [{ operation: "update_page", page: leaf, document: { markdown: markdown(i) } }]
         }))
       const added = (await storageBytes()) - before
       const merge = await timed(10, async (i) => {
         const cr = await request(base, "POST", `/v1/spaces/${space.id}/change-requests`, { subject: `Change ${i}` })
         await request(base, "POST", `/v1/spaces/${space.id}/change-requests/${cr.number}/content`, {
-          changes: [{ type: "update_page", page: leaf, title: `Leaf ${i}` }]
+          changes: [{ operation: "update_page", page: leaf, title: `Leaf ${i}` }]
         })
         const t = performance.now()
         const result = await request(base, "POST", `/v1/spaces/${space.id}/change-requests/${cr.number}/merge`)

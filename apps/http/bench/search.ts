@@ -58,7 +58,7 @@ const spaceChanges = (newId: () => string): ReadonlyArray<AppliedChange> => {
     const top = i % (SECTIONS_PER_PARENT + 1) === 0
     const id = PageId.make(newId())
     changes.push({
-      type: "insert_page",
+      operation: "insert_page",
       id,
       title: `${sentence(3)} ${i}`,
       slug: `p${i}`,
@@ -138,7 +138,7 @@ const runOn = (name: string, choice: StorageChoice) =>
         const marker = `freshword${i}x`
         const cr = await request(base, "POST", `/v1/spaces/${spaceId}/change-requests`, { subject: `Change ${i}` })
         await request(base, "POST", `/v1/spaces/${spaceId}/change-requests/${cr.number}/content`, {
-          changes: [{ type: "insert_page", title: `New ${i}`, document: { markdown: `Mentions ${marker}.` } }]
+          changes: [{ operation: "insert_page", title: `New ${i}`, document: { markdown: `Mentions ${marker}.` } }]
         })
         const t = performance.now()
         await request(base, "POST", `/v1/spaces/${spaceId}/change-requests/${cr.number}/merge`)

@@ -98,6 +98,19 @@ const limitBodySize = (app: HttpApp.Default): HttpApp.Default =>
       : HttpIncomingMessage.withMaxBodySize(app, Option.some(MAX_BODY_BYTES))
   })
 
+/**
+ * A page path may hold slashes, as GitBook's client sends it (`…/content/path/guides/install`):
+ * they are encoded before routing so that the path reaches its endpoint as one parameter.
+ */
+const pagePathRoute = /^(\/v1\/spaces\/[^/?]+(?:\/change-requests\/[^/?]+)?\/content\/path\/)([^?]*\/[^?]*)(\?.*)?$/
+const encodePagePaths = (app: HttpApp.Default): HttpApp.Default =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const match = pagePathRoute.exec(request.url)
+    if (match === null) return app
+    const url = `${match[1]}${(match[2] ?? "").replace(/\/+$/, "").replaceAll("/", "%2F")}${match[3] ?? ""}`
+    return Effect.provideService(app, HttpServerRequest.HttpServerRequest, request.modify({ url }))
+  })
+
 /** The handlers of the whole API: one line per context, as in `OctavoApi`. */
 const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
   Layer.provide([
@@ -163,12 +176,12 @@ const ReindexStaleSpaces = Layer.scopedDiscard(
  * the reference page at /docs. It needs an HttpServer (Node's in main, a test server in tests).
  */
 export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options: ServerOptions) => {
+  // Imports and files inserted by URL fetch through the same guarded fetcher.
   const domain = ImportServices.pipe(
-    Layer.provide(WebFetcherLive(options.fetch)),
     Layer.provideMerge(DomainServices),
-    Layer.provideMerge(storage)
+    Layer.provideMerge(Layer.merge(storage, WebFetcherLive(options.fetch)))
   )
-  return HttpApiBuilder.serve((app) => HttpMiddleware.logger(limitBodySize(app))).pipe(
+  return HttpApiBuilder.serve((app) => HttpMiddleware.logger(limitBodySize(encodePagePaths(app)))).pipe(
     Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ErrorBodies),

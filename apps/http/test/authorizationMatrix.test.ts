@@ -46,7 +46,7 @@ const org = (role: Level | "guest"): Need => ({ scope: "organization", role })
 const teamManager: Need = { scope: "organization", role: "admin", teamOwner: true }
 const content = (level: Level): Need => ({ scope: "content", level })
 
-const changes = { changes: [{ type: "insert_page", title: "Added", document: { markdown: "More." } }] }
+const changes = { changes: [{ operation: "insert_page", title: "Added", document: { markdown: "More." } }] }
 /** Loopback is refused without OCTAVO_IMPORT_ALLOW: an allowed caller gets past the policy to that 400. */
 const website = { source: "website", url: "http://127.0.0.1:9/docs" }
 
@@ -150,6 +150,7 @@ const matrix: Readonly<Record<string, Entry>> = {
   "changeRequests.content": { need: content("read") },
   "changeRequests.pages": { need: content("read") },
   "changeRequests.page": { need: content("read") },
+  "changeRequests.pageByPath": { need: content("read") },
   "changeRequests.files": { need: content("read") },
   "changeRequests.file": { need: content("read") },
   "changeRequests.download": { need: content("read"), permitted: 200 },

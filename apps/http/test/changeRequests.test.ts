@@ -23,20 +23,28 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
         revision: space.body.revision
       })
       expect(cr.headers["location"]).toBe(cr.body.urls.location)
-      const edited = yield* call("POST", `${base}/1/content`, {
+      const edited = yield* call("POST", `${base}/1/content?compat=false`, {
         token: w.bob.token,
         body: {
           changes: [
-            { type: "insert_page", document: { markdown: "# Guide\n\nRead [the intro](https://example.com)." } },
-            { type: "insert_files", files: [{ name: "notes.txt", base64: btoa("hello") }] }
+            { operation: "insert_page", document: { markdown: "# Guide\n\nRead [the intro](https://example.com)." } },
+            { operation: "insert_files", files: [{ name: "notes.txt", base64: btoa("hello") }] }
           ]
         }
       })
       expect(edited.status).toBe(200)
-      const guideId = edited.body.pages[0].id
+      expect(edited.body.changeRequest).toMatchObject({ object: "change-request", number: 1 })
+      expect(edited.body.insertedFiles).toMatchObject([{ name: "notes.txt", size: 5 }])
+      const guideId = edited.body.changes[0].page.id
+      // The default (GitBook's compat=true) answers the change request itself.
+      const compat = yield* call("POST", `${base}/1/content`, {
+        token: w.bob.token,
+        body: { changes: [{ operation: "update_page", page: guideId, description: "Where to start" }] }
+      })
+      expect(compat.body).toMatchObject({ object: "change-request", number: 1, createdBy: { object: "user", id: w.bob.id } })
       yield* call("POST", `${base}/1/content`, {
         token: w.bob.token,
-        body: { changes: [{ type: "insert_page", title: "Child", into: guideId }] }
+        body: { changes: [{ operation: "insert_page", title: "Child", into: guideId }] }
       })
       const crContent = yield* call("GET", `${base}/${cr.body.id}/content`, { token: w.bob.token })
       expect(crContent.body.pages[0]).toMatchObject({ title: "Guide", pages: [{ title: "Child", path: "guide/child" }] })
@@ -93,7 +101,7 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       const spaceId = space.body.id as string
       const live = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
         token: w.alice.token,
-        body: { changes: [{ type: "insert_page", title: "Shared" }, { type: "insert_page", title: "Other" }] }
+        body: { changes: [{ operation: "insert_page", title: "Shared" }, { operation: "insert_page", title: "Other" }] }
       })
       const shared = live.body.pages.find((p: { title: string }) => p.title === "Shared").id
       const other = live.body.pages.find((p: { title: string }) => p.title === "Other").id
@@ -101,11 +109,11 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       const cr = yield* call("POST", base, { token: w.alice.token, body: {} })
       yield* call("POST", `${base}/${cr.body.number}/content`, {
         token: w.alice.token,
-        body: { changes: [{ type: "update_page", page: shared, title: "From the change request" }] }
+        body: { changes: [{ operation: "update_page", page: shared, title: "From the change request" }] }
       })
       const spaceEdit = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
         token: w.alice.token,
-        body: { changes: [{ type: "update_page", page: shared, title: "From the space" }] }
+        body: { changes: [{ operation: "update_page", page: shared, title: "From the space" }] }
       })
       expect((yield* call("GET", `${base}/${cr.body.id}`, { token: w.alice.token })).body.outdated).toBe(true)
       const conflict = yield* call("POST", `${base}/${cr.body.id}/merge`, { token: w.alice.token })
@@ -120,11 +128,11 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       expect(second.body.number).toBe(2)
       yield* call("POST", `${base}/2/content`, {
         token: w.alice.token,
-        body: { changes: [{ type: "update_page", page: other, title: "Renamed" }] }
+        body: { changes: [{ operation: "update_page", page: other, title: "Renamed" }] }
       })
       yield* call("POST", `/v1/spaces/${spaceId}/content`, {
         token: w.alice.token,
-        body: { changes: [{ type: "insert_page", title: "Late" }] }
+        body: { changes: [{ operation: "insert_page", title: "Late" }] }
       })
       expect((yield* call("GET", `${base}/2`, { token: w.alice.token })).body.outdated).toBe(true)
       const updated = yield* call("POST", `${base}/2/update`, { token: w.alice.token })
@@ -147,7 +155,8 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
       expect((yield* call("PATCH", `${base}/1`, { token: w.bob.token, body: { status: "merged" } })).status).toBe(400)
       expect((yield* call("PATCH", `${base}/1`, { token: w.bob.token, body: { status: "archived" } })).body.status).toBe("archived")
       expect(
-        (yield* call("POST", `${base}/1/content`, { token: w.bob.token, body: { changes: [{ type: "insert_page", title: "X" }] } })).status
+        (yield* call("POST", `${base}/1/content`, { token: w.bob.token, body: { changes: [{ operation: "insert_page", title: "X" }] } }))
+          .status
       ).toBe(409)
       yield* call("POST", base, { token: w.bob.token, body: { subject: "Second" } })
       const drafts = yield* call("GET", `${base}?status=draft`, { token: w.bob.token })

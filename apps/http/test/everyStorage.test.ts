@@ -29,7 +29,7 @@ const importAndSearch = (storage: Layer.Layer<StoragePorts, unknown>) =>
     const cr = yield* call("POST", `/v1/spaces/${spaceId}/change-requests`, { token: w.bob.token, body: { subject: "Rename" } })
     yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, {
       token: w.bob.token,
-      body: { changes: [{ type: "update_page", page: install, document: { markdown: "Install the blimp package." } }] }
+      body: { changes: [{ operation: "update_page", page: install, document: { markdown: "Install the blimp package." } }] }
     })
     expect((yield* search(`/v1/spaces/${spaceId}`, "blimp")).body.count).toBe(0)
     expect((yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, { token: w.alice.token })).body.result).toBe(
@@ -43,7 +43,7 @@ const importAndSearch = (storage: Layer.Layer<StoragePorts, unknown>) =>
     const other = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Other" } })
     yield* call("POST", `/v1/spaces/${other.body.id}/content`, {
       token: w.alice.token,
-      body: { changes: [{ type: "insert_page", title: "Guide to ssh@key" }] }
+      body: { changes: [{ operation: "insert_page", title: "Guide to ssh@key" }] }
     })
     const orgSearch = (query: string, page?: string) =>
       call(

@@ -71,14 +71,14 @@ export const buildMatrixWorld = (people: People) =>
     const spaceId = (yield* made("POST", `${org}/spaces`, admin.token, { title: "Handbook", parent: collectionId })).id as string
     const revision = yield* made("POST", `/v1/spaces/${spaceId}/content`, admin.token, {
       changes: [
-        { type: "insert_page", document: { markdown: "# Welcome\n\nInstall the [tool](https://example.com/tool)." } },
+        { operation: "insert_page", document: { markdown: "# Welcome\n\nInstall the [tool](https://example.com/tool)." } },
         // JSON bytes, so that the harness's JSON reading of a download answer works too.
-        { type: "insert_files", files: [{ name: "data.json", base64: btoa("{\"hello\":\"world\"}") }] }
+        { operation: "insert_files", files: [{ name: "data.json", base64: btoa("{\"hello\":\"world\"}") }] }
       ]
     }, 200)
     const changeRequestId = (yield* made("POST", `/v1/spaces/${spaceId}/change-requests`, admin.token, { subject: "Draft" })).id as string
     yield* made("POST", `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`, admin.token, {
-      changes: [{ type: "insert_page", title: "Changelog", document: { markdown: "Nothing yet." } }]
+      changes: [{ operation: "insert_page", title: "Changelog", document: { markdown: "Nothing yet." } }]
     }, 200)
 
     /** What fills each path parameter, by its name in the endpoints' path schemas. */

@@ -57,8 +57,8 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
         token: w.bob.token,
         body: {
           changes: [
-            { type: "insert_page", document: { markdown: "# Guide\n\nSee [the API](https://example.com/api) and **more**." } },
-            { type: "insert_files", files: [{ name: "diagram.png", base64: btoa(String.fromCharCode(...png)) }] }
+            { operation: "insert_page", document: { markdown: "# Guide\n\nSee [the API](https://example.com/api) and **more**." } },
+            { operation: "insert_files", files: [{ name: "diagram.png", base64: btoa(String.fromCharCode(...png)) }] }
           ]
         }
       })
@@ -85,7 +85,7 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
 
       const second = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
         token: w.bob.token,
-        body: { changes: [{ type: "insert_page", title: "Install", into: guide.id, document: { markdown: "Run it." } }] }
+        body: { changes: [{ operation: "insert_page", title: "Install", into: guide.id, document: { markdown: "Run it." } }] }
       })
       expect(second.body.parents).toEqual([first.body.id])
       expect(second.body.pages[0].pages[0]).toMatchObject({ title: "Install", path: "guide/install" })
@@ -118,10 +118,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
         token: w.alice.token,
         body: {
           changes: [
-            { type: "insert_files", files: [{ name: "chart.png", base64: btoa(String.fromCharCode(...png)) }] },
-            { type: "insert_page", title: "Guide", slug: "guide" },
+            { operation: "insert_files", files: [{ name: "chart.png", base64: btoa(String.fromCharCode(...png)) }] },
+            { operation: "insert_page", title: "Guide", slug: "guide" },
             {
-              type: "insert_page",
+              operation: "insert_page",
               title: "Install",
               slug: "install",
               document: {
@@ -137,23 +137,26 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
       const install = made.body.pages.find((p: { slug: string }) => p.slug === "install").id
       const guide = made.body.pages.find((p: { slug: string }) => p.slug === "guide").id
       const fileId = made.body.files[0].id
+      // The link that leads nowhere became its text when written; the others are stored by id.
+      const install_ = yield* call("GET", `/v1/spaces/${spaceId}/content/page/${install}`, { token: w.bob.token })
+      expect(install_.body.markdown).toBe(
+        `See [the guide](/pages/${guide}), nowhere, [the app](https://docs.test/o/x), [the web](https://example.com) and ![chart](/files/${fileId}).`
+      )
       const all = yield* call("GET", `/v1/spaces/${spaceId}/links`, { token: w.bob.token })
       expect(all.status).toBe(200)
-      expect(all.body.stats).toEqual({ total: 5, broken: { total: 1, changeRequest: 0 } })
-      expect(all.body.items.map((l: { status: string }) => l.status)).toEqual(["ok", "broken", "in-app", "ok", "ok"])
+      expect(all.body.stats).toEqual({ total: 4, broken: { total: 0, changeRequest: 0 } })
+      expect(all.body.items.map((l: { status: string }) => l.status)).toEqual(["ok", "in-app", "ok", "ok"])
       expect(all.body.items[0]).toEqual({
         status: "ok",
         relation: "reference",
         targetReference: { kind: "page", page: guide },
         locationReferences: [{ kind: "page", page: install }]
       })
-      expect(all.body.items[4].targetReference).toEqual({ kind: "file", file: fileId })
-      const broken = yield* call("GET", `/v1/spaces/${spaceId}/links?status=broken`, { token: w.bob.token })
-      expect(broken.body.items.map((l: { targetReference: { url: string } }) => l.targetReference.url)).toEqual(["missing.md"])
+      expect(all.body.items[3].targetReference).toEqual({ kind: "file", file: fileId })
       expect((yield* call("GET", `/v1/spaces/${spaceId}/links?status=lost`, { token: w.bob.token })).status).toBe(400)
       const paged = yield* call("GET", `/v1/spaces/${spaceId}/links?limit=2`, { token: w.bob.token })
       const rest = yield* call("GET", `/v1/spaces/${spaceId}/links?limit=10&page=${paged.body.next.page}`, { token: w.bob.token })
-      expect(paged.body.items.length + rest.body.items.length).toBe(5)
+      expect(paged.body.items.length + rest.body.items.length).toBe(4)
       const guideLinks = yield* call("GET", `/v1/spaces/${spaceId}/content/page/${guide}/links`, { token: w.bob.token })
       expect(guideLinks.body).toMatchObject({ items: [], count: 0, stats: { total: 0 } })
       const backlinks = yield* call("GET", `/v1/spaces/${spaceId}/content/files/${fileId}/backlinks`, { token: w.bob.token })
@@ -165,15 +168,23 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
         page: { id: install, title: "Install", path: "install" },
         file: fileId
       }])
-      // A broken link in an open change request shows in the space's stats.
+      // A link broken in an open change request (its page deleted there) shows in the space's stats.
       const cr = yield* call("POST", `/v1/spaces/${spaceId}/change-requests`, { token: w.alice.token, body: {} })
       yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.number}/content`, {
         token: w.alice.token,
-        body: { changes: [{ type: "update_page", page: guide, document: { markdown: "[gone](gone.md)" } }] }
+        body: { changes: [{ operation: "delete_page", page: guide }] }
       })
       yield* call("PATCH", `/v1/spaces/${spaceId}/change-requests/${cr.body.number}`, { token: w.alice.token, body: { status: "open" } })
       const withChangeRequest = yield* call("GET", `/v1/spaces/${spaceId}/links`, { token: w.bob.token })
-      expect(withChangeRequest.body.stats.broken).toEqual({ total: 1, changeRequest: 2 })
+      expect(withChangeRequest.body.stats.broken).toEqual({ total: 0, changeRequest: 1 })
+      // Once the page is deleted in the space, the link to it is broken there too.
+      yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+        token: w.alice.token,
+        body: { changes: [{ operation: "delete_page", page: guide }] }
+      })
+      const broken = yield* call("GET", `/v1/spaces/${spaceId}/links?status=broken`, { token: w.bob.token })
+      expect(broken.body).toMatchObject({ count: 1, stats: { total: 4, broken: { total: 1 } } })
+      expect(broken.body.items[0].targetReference).toEqual({ kind: "page", page: guide })
       expect((yield* call("GET", `/v1/spaces/${spaceId}/links`, { token: w.carol.token })).status).toBe(404)
       expect((yield* call("GET", `/v1/spaces/${spaceId}/links`)).status).toBe(401)
     }))
@@ -185,24 +196,29 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
       const path = `/v1/spaces/${space.body.id}/content`
       const badBatch = yield* call("POST", path, {
         token: w.bob.token,
-        body: { changes: [{ type: "insert_page", title: "Ok" }, { type: "update_page", page: "missing" }] }
+        body: { changes: [{ operation: "insert_page", title: "Ok" }, { operation: "update_page", page: "missing" }] }
       })
       expect(badBatch.status).toBe(400)
       expect(badBatch.body.error.message).toBe("changes.1.page: page missing is not in this revision")
       expect((yield* call("GET", path, { token: w.bob.token })).body.pages).toEqual([])
-      const fifty = Array.from({ length: 50 }, (_, i) => ({ type: "insert_page", title: `P${i}` }))
+      const fifty = Array.from({ length: 50 }, (_, i) => ({ operation: "insert_page", title: `P${i}` }))
       expect((yield* call("POST", path, { token: w.bob.token, body: { changes: fifty } })).status).toBe(200)
       expect((yield* call("POST", path, { token: w.bob.token, body: { changes: [...fifty, fifty[0]] } })).status).toBe(400)
       expect((yield* call("POST", path, { token: w.bob.token, body: { changes: [] } })).status).toBe(400)
-      const duplicate = yield* call("POST", path, { token: w.bob.token, body: { changes: [{ type: "insert_page", title: "P0" }] } })
+      const duplicate = yield* call("POST", path, { token: w.bob.token, body: { changes: [{ operation: "insert_page", title: "P0" }] } })
       expect(duplicate.status).toBe(409)
-      expect((yield* call("POST", path, { token: w.bob.token, body: { changes: [{ type: "insert_page", slug: "Bad Slug" }] } })).status)
+      expect(
+        (yield* call("POST", path, { token: w.bob.token, body: { changes: [{ operation: "insert_page", slug: "Bad Slug" }] } })).status
+      )
         .toBe(400)
-      const nul = yield* call("POST", path, { token: w.bob.token, body: { changes: [{ type: "insert_page", title: "Bad\u0000title" }] } })
+      const nul = yield* call("POST", path, {
+        token: w.bob.token,
+        body: { changes: [{ operation: "insert_page", title: "Bad\u0000title" }] }
+      })
       expect(nul.status).toBe(400)
       expect(nul.body.error.message).toContain("must not contain NUL characters")
       yield* call("PATCH", `/v1/spaces/${space.body.id}`, { token: w.alice.token, body: { editMode: "locked" } })
-      const locked = yield* call("POST", path, { token: w.alice.token, body: { changes: [{ type: "insert_page", title: "No" }] } })
+      const locked = yield* call("POST", path, { token: w.alice.token, body: { changes: [{ operation: "insert_page", title: "No" }] } })
       expect(locked.status).toBe(409)
     }))
 
@@ -212,7 +228,7 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
       const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Docs" } })
       const edit = yield* call("POST", `/v1/spaces/${space.body.id}/content`, {
         token: w.alice.token,
-        body: { changes: [{ type: "insert_page", title: "A" }] }
+        body: { changes: [{ operation: "insert_page", title: "A" }] }
       })
       const pageId = edit.body.pages[0].id
       const reads = [
@@ -230,7 +246,7 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
         expect([path, (yield* call("GET", path, { token: w.bob.token })).status]).toEqual([path, 200])
       }
       const write = `/v1/spaces/${space.body.id}/content`
-      const body = { changes: [{ type: "insert_page", title: "B" }] }
+      const body = { changes: [{ operation: "insert_page", title: "B" }] }
       expect((yield* call("POST", write, { body })).status).toBe(401)
       expect((yield* call("POST", write, { token: w.carol.token, body })).status).toBe(404)
       yield* call("PATCH", `/v1/orgs/${w.organizationId}/members/${w.bob.id}`, { token: w.alice.token, body: { role: "comment" } })

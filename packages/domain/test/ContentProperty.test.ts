@@ -45,13 +45,13 @@ const toChanges = (content: RevisionContent, intents: ReadonlyArray<Intent>): Ar
   return intents.flatMap((i): Array<ContentChange> => {
     if (i.kind === "insert") {
       const into = i.into === null || ids.length === 0 ? null : pick(i.into) ?? null
-      return [{ type: "insert_page", title: titles[i.title]!, into, at: 0 }]
+      return [{ operation: "insert_page", title: titles[i.title]!, into, at: 0 }]
     }
     const page = pick(i.page)
     if (page === undefined) return []
-    if (i.kind === "delete") return [{ type: "delete_page", page }]
+    if (i.kind === "delete") return [{ operation: "delete_page", page }]
     return [{
-      type: "update_page",
+      operation: "update_page",
       page,
       ...(i.title === null ? {} : { title: titles[i.title]! }),
       ...(i.into === "keep" ? {} : { into: i.into === null ? null : pick(i.into) ?? null })
@@ -65,7 +65,9 @@ const apply = (content: RevisionContent, changes: ReadonlyArray<ContentChange>, 
   return Effect.runSync(Effect.either(applyChanges(content, changes, {
     now: new Date(0),
     newId: Effect.sync(() => `${prefix}${++n}`),
-    storeBlob: () => Effect.succeed("blob")
+    storeBlob: () => Effect.succeed("blob"),
+    revertBase: content,
+    revisionContent: () => Effect.succeed(undefined)
   })))
 }
 
@@ -99,11 +101,11 @@ const comparable = (content: RevisionContent) =>
 
 describe("content changes", () => {
   it("two moves that make a loop together are a conflict", () => {
-    const base = apply(emptyContent, [{ type: "insert_page", title: "A" }, { type: "insert_page", title: "B" }], "s")
+    const base = apply(emptyContent, [{ operation: "insert_page", title: "A" }, { operation: "insert_page", title: "B" }], "s")
     if (Either.isLeft(base)) throw new Error("setup failed")
     const start = base.right.content
-    const ours = apply(start, [{ type: "update_page", page: PageId.make("s1"), into: PageId.make("s2") }], "m")
-    const theirs = apply(start, [{ type: "update_page", page: PageId.make("s2"), into: PageId.make("s1") }], "t")
+    const ours = apply(start, [{ operation: "update_page", page: PageId.make("s1"), into: PageId.make("s2") }], "m")
+    const theirs = apply(start, [{ operation: "update_page", page: PageId.make("s2"), into: PageId.make("s1") }], "t")
     if (Either.isLeft(ours) || Either.isLeft(theirs)) throw new Error("moves failed")
     expect(mergeContent(start, ours.right.content, theirs.right.content)).toMatchObject({ _tag: "conflicts" })
   })
@@ -140,7 +142,7 @@ describe("content changes", () => {
           // A change that leaves a page as it was is invisible to a three-way merge: compare only
           // when every page my changes name did change.
           const changed = changedPages(start, ours.right.content)
-          const named = myChanges.flatMap((c) => (c.type === "update_page" || c.type === "delete_page" ? [c.page] : []))
+          const named = myChanges.flatMap((c) => (c.operation === "update_page" || c.operation === "delete_page" ? [c.page] : []))
           if (!named.every((id) => changed.has(id))) return
           const merged = mergeContent(start, ours.right.content, others.right.content)
           if (merged._tag === "conflicts") return

@@ -13,8 +13,17 @@ import { Created, ListOf, PageQuery } from "../shared/Common.js"
 import { errors } from "../shared/Errors.js"
 import { Authentication } from "../shared/Security.js"
 import { SpacePath } from "../spaces/SpacesApi.js"
-import { LinksQuery, PageReadQuery, Pages, ReadQuery } from "./ContentApi.js"
-import { BacklinkObject, ChangeRequestObject, FileObject, LinkList, MergeResult, PageObject, RevisionObject } from "./Wire.js"
+import { EditQuery, LinksQuery, PageReadQuery, Pages, ReadQuery } from "./ContentApi.js"
+import {
+  BacklinkObject,
+  ChangeRequestContentUpdate,
+  ChangeRequestObject,
+  FileObject,
+  LinkList,
+  MergeResult,
+  PageObject,
+  RevisionObject
+} from "./Wire.js"
 
 /** `changeRequestId` is the change request's id or its number in the space. */
 export const ChangeRequestPath = Schema.Struct({ spaceId: SpaceId, changeRequestId: Schema.String })
@@ -53,7 +62,8 @@ export class ChangeRequestsApi extends HttpApiGroup.make("changeRequests")
     HttpApiEndpoint.post("edit", "/v1/spaces/:spaceId/change-requests/:changeRequestId/content")
       .setPath(ChangeRequestPath)
       .setPayload(ContentChanges)
-      .addSuccess(RevisionObject)
+      .setUrlParams(EditQuery)
+      .addSuccess(Schema.Union(ChangeRequestObject, ChangeRequestContentUpdate))
       .pipe(errors(400, 403, 404, 409))
   )
   .add(
@@ -73,6 +83,13 @@ export class ChangeRequestsApi extends HttpApiGroup.make("changeRequests")
   .add(
     HttpApiEndpoint.get("page", "/v1/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId")
       .setPath(PagePath)
+      .setUrlParams(PageReadQuery)
+      .addSuccess(PageObject)
+      .pipe(errors(400, 404))
+  )
+  .add(
+    HttpApiEndpoint.get("pageByPath", "/v1/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath")
+      .setPath(Schema.Struct({ ...ChangeRequestPath.fields, pagePath: Schema.String }))
       .setUrlParams(PageReadQuery)
       .addSuccess(PageObject)
       .pipe(errors(400, 404))

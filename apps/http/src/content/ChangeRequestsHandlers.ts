@@ -14,7 +14,8 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
     Effect.gen(function*() {
       const changeRequests = yield* ChangeRequests
       const base = yield* PublicUrl
-      const { presentBacklink, presentChangeRequest, presentFile, presentPage, presentPages, presentRevision } = contentPresenters(base)
+      const { presentBacklink, presentChangeRequest, presentEdit, presentFile, presentPage, presentPages, presentRevision } =
+        contentPresenters(base)
       const present = presentChangeRequest
       const appBase = `${base}/`
       return handlers
@@ -34,9 +35,13 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
           "update",
           ({ path, payload }) => domain(changeRequests.update(path.spaceId, path.changeRequestId, payload)).pipe(Effect.map(present))
         )
-        .handle("edit", ({ path, payload }) =>
+        .handle("edit", ({ path, payload, urlParams }) =>
           domain(changeRequests.edit(path.spaceId, path.changeRequestId, payload)).pipe(
-            Effect.map(presentRevision(path.spaceId, readOptions({}), contentPath(path)))
+            Effect.map((edited) =>
+              urlParams.compat === false
+                ? { changeRequest: present(edited.changeRequest), ...presentEdit(path.spaceId, contentPath(path))(edited) }
+                : present(edited.changeRequest)
+            )
           ))
         .handle(
           "content",
@@ -59,11 +64,16 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
               Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
             )
         )
+        .handle("pageByPath", ({ path, urlParams }) =>
+          domain(changeRequests.pageByPath(path.spaceId, path.changeRequestId, path.pagePath)).pipe(
+            Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
+          ))
         .handle("files", ({ path, urlParams }) =>
           listOf(
             fileListKey(path.spaceId, path.changeRequestId),
             urlParams,
-            (page) => changeRequests.files(path.spaceId, path.changeRequestId, page),
+            (page) =>
+              changeRequests.files(path.spaceId, path.changeRequestId, page),
             presentFile(path.spaceId, readOptions(urlParams), contentPath(path))
           ))
         .handle("file", ({ path, urlParams }) =>
@@ -72,7 +82,8 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
           ))
         .handle(
           "download",
-          ({ path }) => domain(changeRequests.download(path.spaceId, path.changeRequestId, path.fileId)).pipe(Effect.map(fileResponse))
+          ({ path }) =>
+            domain(changeRequests.download(path.spaceId, path.changeRequestId, path.fileId)).pipe(Effect.map(fileResponse))
         )
         .handle("fileBacklinks", ({ path, urlParams }) =>
           listOf(

@@ -5,7 +5,7 @@ import { BooleanFromString, ListOf, PageQuery } from "../shared/Common.js"
 import { errors } from "../shared/Errors.js"
 import { Authentication } from "../shared/Security.js"
 import { SpacePath } from "../spaces/SpacesApi.js"
-import { BacklinkObject, FileObject, LinkList, LinkStatus, PageObject, RevisionObject } from "./Wire.js"
+import { BacklinkObject, FileObject, LinkList, LinkStatus, PageObject, RevisionObject, SpaceContentUpdate } from "./Wire.js"
 
 /** `metadata=false` leaves out mutable Git metadata; `computed` is accepted (nothing is computed yet). */
 export const ReadQuery = { metadata: Schema.optional(BooleanFromString), computed: Schema.optional(BooleanFromString) }
@@ -13,6 +13,8 @@ export const ReadQuery = { metadata: Schema.optional(BooleanFromString), compute
 export const PageReadQuery = Schema.Struct({ ...ReadQuery, format: Schema.optional(Schema.Literal("markdown", "document")) })
 export const LinksQuery = Schema.Struct({ ...PageQuery, status: Schema.optional(LinkStatus) })
 export const Pages = Schema.Struct({ pages: Schema.Array(PageObject) })
+/** GitBook's `compat`: true (the default) answers as before, false adds what the batch did to each page. */
+export const EditQuery = Schema.Struct({ compat: Schema.optional(BooleanFromString) })
 
 const PagePath = Schema.Struct({ spaceId: SpaceId, pageId: PageId })
 const FilePath = Schema.Struct({ spaceId: SpaceId, fileId: FileId })
@@ -29,7 +31,8 @@ export class ContentApi extends HttpApiGroup.make("content")
     HttpApiEndpoint.post("editLive", "/v1/spaces/:spaceId/content")
       .setPath(SpacePath)
       .setPayload(ContentChanges)
-      .addSuccess(RevisionObject)
+      .setUrlParams(EditQuery)
+      .addSuccess(Schema.Union(RevisionObject, SpaceContentUpdate))
       .pipe(errors(400, 403, 404, 409))
   )
   .add(

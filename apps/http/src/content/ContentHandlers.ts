@@ -11,14 +11,17 @@ export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "con
   Effect.gen(function*() {
     const content = yield* Content
     const base = yield* PublicUrl
-    const { presentBacklink, presentFile, presentPage, presentPages, presentRevision } = contentPresenters(base)
+    const { presentBacklink, presentEdit, presentFile, presentPage, presentPages, presentRevision } = contentPresenters(base)
     const appBase = `${base}/`
 
     return handlers
       .handle("current", ({ path, urlParams }) =>
         domain(content.current(path.spaceId)).pipe(Effect.map(presentRevision(path.spaceId, readOptions(urlParams)))))
-      .handle("editLive", ({ path, payload }) =>
-        domain(content.editLive(path.spaceId, payload)).pipe(Effect.map(presentRevision(path.spaceId, readOptions({})))))
+      .handle("editLive", ({ path, payload, urlParams }) =>
+        domain(content.editLive(path.spaceId, payload)).pipe(Effect.map((edited) => {
+          const revision = presentRevision(path.spaceId, readOptions({}))(edited)
+          return urlParams.compat === false ? { revision, ...presentEdit(path.spaceId, `/v1/spaces/${path.spaceId}`)(edited) } : revision
+        })))
       .handle("revision", ({ path, urlParams }) =>
         domain(content.revisionOf(path.spaceId, path.revisionId)).pipe(Effect.map(presentRevision(path.spaceId, readOptions(urlParams)))))
       .handle("pages", ({ path, urlParams }) =>
@@ -26,7 +29,7 @@ export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "con
       .handle("page", ({ path, urlParams }) =>
         domain(content.page(path.spaceId, path.pageId)).pipe(Effect.map(presentPage(path.spaceId, readOptions(urlParams)))))
       .handle("pageByPath", ({ path, urlParams }) =>
-        domain(content.pageByPath(path.spaceId, decodeURIComponent(path.pagePath))).pipe(
+        domain(content.pageByPath(path.spaceId, path.pagePath)).pipe(
           Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
         ))
       .handle("files", ({ path, urlParams }) =>

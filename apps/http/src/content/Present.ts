@@ -3,19 +3,64 @@ import {
   type ChangeRequestView,
   type ContentPage,
   type DomainError,
+  type EditedView,
   type File,
   type Link,
   type ListKey,
   markdownToDocument,
   type Page,
   type PageNode,
+  type PageOutcome,
   type PageRequest,
   pageTree,
   type RevisionView
 } from "@octavo/domain"
 import { Effect } from "effect"
+import { userLocation } from "../identity/Present.js"
 import { type ListQuery, pageOf } from "../shared/Handlers.js"
-import type { BacklinkObject, ChangeRequestObject, FileObject, PageObject, RevisionObject } from "./Wire.js"
+import type {
+  BacklinkObject,
+  ChangeRequestObject,
+  ContentUpdateChange,
+  FileObject,
+  LayoutObject,
+  PageObject,
+  RevisionObject
+} from "./Wire.js"
+
+/** GitBook's layout defaults: every part shown, default width, a hero cover without mask. */
+const defaultLayout: typeof LayoutObject.Type = {
+  width: "default",
+  cover: true,
+  coverSize: "hero",
+  coverMask: "none",
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true
+}
+
+const layoutOf = (page: ContentPage): typeof LayoutObject.Type => {
+  const own = page.layout ?? {}
+  const coverSize = own.coverSize === "full" || own.coverSize === "background" || own.coverSize === "hero" ? own.coverSize : undefined
+  return {
+    ...defaultLayout,
+    ...(own.cover !== undefined ? { cover: own.cover } : {}),
+    ...(coverSize !== undefined ? { coverSize } : {}),
+    ...(own.title !== undefined ? { title: own.title } : {}),
+    ...(own.description !== undefined ? { description: own.description } : {}),
+    ...(own.tableOfContents !== undefined ? { tableOfContents: own.tableOfContents } : {}),
+    ...(own.outline !== undefined ? { outline: own.outline } : {}),
+    ...(own.pagination !== undefined ? { pagination: own.pagination } : {})
+  }
+}
+
+const kindOf = { document: "sheet", group: "group", link: "link" } as const
 
 export interface ReadOptions {
   /** false leaves out mutable Git metadata. */
@@ -57,6 +102,7 @@ export const contentPresenters = (base: string) => {
       object: "page",
       id: page.id,
       type: page.kind,
+      kind: kindOf[page.kind],
       title: page.title,
       ...(page.emoji !== undefined ? { emoji: page.emoji } : {}),
       ...(page.icon !== undefined ? { icon: page.icon } : {}),
@@ -66,13 +112,18 @@ export const contentPresenters = (base: string) => {
       path,
       ...(page.description !== undefined ? { description: page.description } : {}),
       ...(page.href !== undefined ? { href: page.href } : {}),
+      ...(page.kind === "link" ? { target: { kind: "url" as const, url: page.href ?? "" } } : {}),
+      ...(page.condition !== undefined ? { condition: page.condition } : {}),
       ...(page.kind === "document"
         ? options.format === "document" ? { document: markdownToDocument(page.markdown) } : { markdown: page.markdown }
         : {}),
       hidden: page.hidden,
       noIndex: page.noIndex,
       noRobotsIndex: page.noRobotsIndex,
-      ...(page.layout !== undefined ? { layout: page.layout } : {}),
+      ...(page.kind === "document" ? { layout: layoutOf(page), tags: [] } : {}),
+      ...(page.kind === "document" && page.cover !== undefined
+        ? { cover: { ref: { kind: "file" as const, file: page.cover.file }, yPos: page.cover.yPos ?? 0 } }
+        : {}),
       ...(page.git !== undefined && options.metadata ? { git: page.git } : {}),
       urls: { app: `${base}/s/${spaceId}/${path}` },
       pages: pages.map(one)
@@ -92,7 +143,28 @@ export const contentPresenters = (base: string) => {
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map(presentFile(spaceId, options, under)),
     reusableContents: [],
+    tags: [],
+    ...(view.mergedFrom !== undefined ? { mergedFrom: presentChangeRequest(view.mergedFrom) } : {}),
     urls: { app: `${base}/s/${spaceId}/~/revisions/${view.revision.id}` }
+  })
+
+  /** What a batch did to each page, with where to read the page now (GitBook's `compat=false` answer). */
+  const presentOutcomes = (under: string) => (outcome: PageOutcome): typeof ContentUpdateChange.Type => {
+    const page = { object: "page" as const, id: outcome.page, urls: { location: `${base}${under}/content/page/${outcome.page}` } }
+    switch (outcome.kind) {
+      case "created":
+        return { object: "created_page", type: "created_page", ...(outcome.ref !== undefined ? { ref: outcome.ref } : {}), page }
+      case "updated":
+        return { object: "updated_page", type: "updated_page", page }
+      case "deleted":
+        return { object: "deleted_page", type: "deleted_page", page: outcome.page }
+    }
+  }
+
+  /** The `compat=false` parts of an edit's answer: each page touched, the files added. */
+  const presentEdit = (spaceId: string, under: string) => (edited: EditedView) => ({
+    changes: edited.outcomes.map(presentOutcomes(under)),
+    insertedFiles: edited.insertedFiles.map(presentFile(spaceId, { metadata: true }, under))
   })
 
   /** The page tree of a revision, as the pages endpoints answer it. */
@@ -115,7 +187,7 @@ export const contentPresenters = (base: string) => {
     file: fileId
   })
 
-  const presentChangeRequest = ({ changeRequest: cr, outdated }: ChangeRequestView): typeof ChangeRequestObject.Type => ({
+  const presentChangeRequest = ({ changeRequest: cr, createdBy, outdated }: ChangeRequestView): typeof ChangeRequestObject.Type => ({
     object: "change-request",
     id: cr.id,
     number: cr.number,
@@ -128,11 +200,19 @@ export const contentPresenters = (base: string) => {
     createdAt: cr.createdAt,
     updatedAt: cr.updatedAt,
     ...(cr.mergedAt !== undefined ? { mergedAt: cr.mergedAt } : {}),
-    createdBy: { object: "user", id: cr.createdBy },
+    createdBy: {
+      object: "user",
+      id: cr.createdBy,
+      displayName: createdBy?.displayName ?? "",
+      ...(createdBy?.photoURL !== undefined ? { photoURL: createdBy.photoURL } : {}),
+      urls: { location: userLocation(base, cr.createdBy) }
+    },
+    // Comments come with their own issue; until then there are none to count.
+    comments: 0,
     urls: { location: `${base}/v1/spaces/${cr.spaceId}/change-requests/${cr.id}`, app: `${base}/s/${cr.spaceId}/~/changes/${cr.number}` }
   })
 
-  return { presentBacklink, presentChangeRequest, presentFile, presentPage, presentPages, presentRevision }
+  return { presentBacklink, presentChangeRequest, presentEdit, presentFile, presentPage, presentPages, presentRevision }
 }
 
 export interface LinkStats {

@@ -60,6 +60,7 @@ export const MemoryChangeRequestRepository = layerOver(ChangeRequestRepository, 
   update: (cr) => changeRequests.replace(cr.id, cr),
   findById: changeRequests.get,
   findByNumber: (spaceId, number) => changeRequests.find((c) => c.spaceId === spaceId && c.number === number),
+  findByRevision: (spaceId, revisionId) => changeRequests.find((c) => c.spaceId === spaceId && c.revisionId === revisionId),
   lastNumber: (spaceId) =>
     Effect.map(changeRequests.filter((c) => c.spaceId === spaceId), (held) => held.reduce((max, c) => Math.max(max, c.number), 0)),
   list: (spaceId, filter, page) =>

@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
-import { ChangeRequest, ChangeRequestId, ChangeRequestRepository, conflicts, SpaceId } from "@octavo/domain"
+import { ChangeRequest, ChangeRequestId, ChangeRequestRepository, conflicts, RevisionId, SpaceId } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { execute, findAll, findOne, rowOf, single, write } from "../shared/Rows.js"
 import { byCreation, conflictOnUnique, selectPage } from "../shared/Sql.js"
@@ -26,6 +26,11 @@ export const ChangeRequestRepositoryLive = Layer.effect(
       ChangeRequestRow,
       ([spaceId, number]) => sql`SELECT * FROM change_requests WHERE space_id = ${spaceId} AND number = ${number}`
     )
+    const findByRevision = findOne(
+      Schema.Tuple(SpaceId, RevisionId),
+      ChangeRequestRow,
+      ([spaceId, revisionId]) => sql`SELECT * FROM change_requests WHERE space_id = ${spaceId} AND revision_id = ${revisionId} LIMIT 1`
+    )
     const lastNumber = single(
       SpaceId,
       Schema.Struct({ last: Schema.Number }),
@@ -49,6 +54,7 @@ export const ChangeRequestRepositoryLive = Layer.effect(
       ),
       findById: findOne(ChangeRequestId, ChangeRequestRow, (id) => sql`SELECT * FROM change_requests WHERE id = ${id}`),
       findByNumber: (spaceId, number) => findByNumber([spaceId, number]),
+      findByRevision: (spaceId, revisionId) => findByRevision([spaceId, revisionId]),
       lastNumber: (spaceId) => Effect.map(lastNumber(spaceId), (row) => row.last),
       list: (spaceId, filter, page) => {
         const where: Array<Fragment> = [sql`c.space_id = ${spaceId}`]

@@ -1,3 +1,4 @@
+import type { User } from "../identity/User.js"
 import { Schema } from "effect"
 import { ChangeRequestId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
 import { boundedString } from "../shared/Limits.js"
@@ -35,3 +36,11 @@ export const UpdateChangeRequestInput = Schema.Struct({
   status: Schema.optional(Schema.Literal("draft", "open", "archived"))
 })
 export type UpdateChangeRequestInput = typeof UpdateChangeRequestInput.Type
+
+/** A change request as read: with whether the space moved on since its base, and who opened it. */
+export interface ChangeRequestView {
+  readonly changeRequest: ChangeRequest
+  readonly outdated: boolean
+  /** The user who opened it; absent only if that account no longer exists. */
+  readonly createdBy?: User | undefined
+}

@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { Actor } from "../identity/Actor.js"
+import { UserRepository } from "../identity/Ports.js"
 import { Conflict, NotFound } from "../shared/Errors.js"
 import { ChangeRequestId, type FileId, type PageId, type RevisionId, type SpaceId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
@@ -9,25 +10,20 @@ import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import type { Space } from "../spaces/Space.js"
 import { SpaceAccess } from "../spaces/SpaceAccess.js"
-import { type AppliedChange, applyChanges } from "./Changes.js"
+import { type AppliedChange, applyChanges, type FetchedFile } from "./Changes.js"
 import {
   type ChangeRequest,
   type ChangeRequestStatus,
+  type ChangeRequestView,
   CreateChangeRequestInput,
   UpdateChangeRequestInput
 } from "./ChangeRequest.js"
-import { Content, type RevisionView } from "./ContentService.js"
+import { Content, type EditedView } from "./ContentService.js"
 import { makeRevisions } from "./Revisions.js"
 import type { LinkStatus } from "./Links.js"
 import { mergeContent } from "./Merge.js"
 import { ContentChanges, type ContentDelta, type RevisionContent } from "./Page.js"
 import { ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
-
-/** A change request with whether the space moved on since its base. */
-export interface ChangeRequestView {
-  readonly changeRequest: ChangeRequest
-  readonly outdated: boolean
-}
 
 export interface MergeResult {
   readonly result: "merge" | "update" | "conflicts"
@@ -51,11 +47,21 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const written = yield* makeRevisions
+    const users = yield* UserRepository
 
-    const view = (space: Space, changeRequest: ChangeRequest): ChangeRequestView => ({
-      changeRequest,
-      outdated: changeRequest.status !== "merged" && changeRequest.baseRevisionId !== space.revisionId
-    })
+    /** Change requests as read, with their authors found in one lookup. */
+    const views = (space: Space, list: ReadonlyArray<ChangeRequest>) =>
+      Effect.map(users.findManyByIds(Array.from(new Set(list.map((cr) => cr.createdBy)))), (found) => {
+        const byId = new Map(found.map((user) => [user.id, user]))
+        return list.map((changeRequest): ChangeRequestView => ({
+          changeRequest,
+          outdated: changeRequest.status !== "merged" && changeRequest.baseRevisionId !== space.revisionId,
+          createdBy: byId.get(changeRequest.createdBy)
+        }))
+      })
+
+    const view = (space: Space, changeRequest: ChangeRequest) =>
+      Effect.map(views(space, [changeRequest]), (one) => one[0] as ChangeRequestView)
 
     /** `changeRequestId` is the id or the number within the space. */
     const find = (space: Space, reference: string) =>
@@ -90,7 +96,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
             updatedAt: at
           }
           yield* changeRequests.insert(changeRequest)
-          return view(space, changeRequest)
+          return yield* view(space, changeRequest)
         }))
       })
 
@@ -98,13 +104,13 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
       Effect.gen(function*() {
         const { space } = yield* guard.space(spaceId)
         const result = yield* changeRequests.list(spaceId, { status }, page)
-        return { ...result, items: result.items.map((cr) => view(space, cr)) }
+        return { ...result, items: yield* views(space, result.items) }
       })
 
     const get = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
         const { space } = yield* guard.space(spaceId)
-        return view(space, yield* find(space, reference))
+        return yield* view(space, yield* find(space, reference))
       })
 
     const update = (spaceId: SpaceId, reference: string, input: UpdateChangeRequestInput) =>
@@ -126,7 +132,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
             updatedAt: yield* now
           }
           yield* changeRequests.update(updated)
-          return view(current, updated)
+          return yield* view(current, updated)
         }))
       })
 
@@ -141,6 +147,10 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     /** A page of the change request's latest revision. */
     const page = (spaceId: SpaceId, reference: string, pageId: PageId) =>
       Effect.flatMap(content(spaceId, reference), (view) => contentService.pageIn(view, pageId))
+
+    /** A page of the change request's latest revision by its path. */
+    const pageByPath = (spaceId: SpaceId, reference: string, path: string) =>
+      Effect.flatMap(content(spaceId, reference), (view) => contentService.pageAtPath(view, path))
 
     const files = (spaceId: SpaceId, reference: string, request: PageRequest) =>
       Effect.map(content(spaceId, reference), (view) => contentService.filesIn(view, request))
@@ -195,13 +205,14 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const editWith = <E>(
       spaceId: SpaceId,
       reference: string,
-      plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>
+      plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>,
+      fetched?: ReadonlyMap<string, FetchedFile>
     ) =>
       Effect.gen(function*() {
         const { proof, space } = yield* requireEditable(spaceId, reference)
         return yield* uow.transaction(Effect.gen(function*() {
           // Read again under the space's lock: it may have moved on since it was checked.
-          yield* guard.lockForChange(proof)
+          const locked = yield* guard.lockForChange(proof)
           const changeRequest = yield* find(space, reference)
           yield* requireOpenForWork(changeRequest)
           const at = yield* now
@@ -209,20 +220,35 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           const applied = yield* applyChanges(base, yield* plan(base), {
             now: at,
             newId: secrets.newId,
-            storeBlob: contentService.storeBlob
+            storeBlob: contentService.storeBlob,
+            fetched,
+            revertBase: yield* contents.load(changeRequest.baseRevisionId),
+            revisionContent: contentService.contentOfRevision(space.id)
           })
           const revision = yield* written.record(proof, [changeRequest.revisionId], "edits", at, {
             on: changeRequest.revisionId,
             delta: applied.delta
           })
-          yield* changeRequests.update({ ...changeRequest, revisionId: revision.id, updatedAt: at })
-          return { revision, content: applied.content } satisfies RevisionView
+          const edited: ChangeRequest = { ...changeRequest, revisionId: revision.id, updatedAt: at }
+          yield* changeRequests.update(edited)
+          return {
+            revision,
+            content: applied.content,
+            outcomes: applied.outcomes,
+            insertedFiles: applied.insertedFiles,
+            changeRequest: yield* view(locked, edited)
+          } satisfies EditedView & { readonly changeRequest: ChangeRequestView }
         }))
       })
 
-    /** Applies a batch of changes into one new revision of the change request. */
+    /** Applies a batch of changes into one new revision of the change request; files by URL are fetched first. */
     const edit = (spaceId: SpaceId, reference: string, input: ContentChanges) =>
-      Effect.flatMap(validate(ContentChanges)(input), (valid) => editWith(spaceId, reference, () => Effect.succeed(valid.changes)))
+      Effect.gen(function*() {
+        const valid = yield* validate(ContentChanges)(input)
+        yield* requireEditable(spaceId, reference)
+        const fetched = yield* contentService.fetchFiles(valid.changes)
+        return yield* editWith(spaceId, reference, () => Effect.succeed(valid.changes), fetched)
+      })
 
     /** Three-way merge of the change request's changes since its base onto the space's revision. */
     const combine = (space: Space, changeRequest: ChangeRequest) =>
@@ -287,6 +313,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
       update,
       content,
       page,
+      pageByPath,
       files,
       file,
       download,

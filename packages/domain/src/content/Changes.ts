@@ -1,9 +1,11 @@
+import { fromDocument, type JSONDocument, readPage, rewriteLinks } from "@octavo/markdown"
 import { Effect } from "effect"
 import { Conflict, InvalidInput } from "../shared/Errors.js"
-import { FileId, PageId } from "../shared/Ids.js"
+import { FileId, PageId, type RevisionId } from "../shared/Ids.js"
 import { keyBetween } from "../shared/Position.js"
-import { readMarkdown, slugify } from "./Markdown.js"
-import type { ContentChange, ContentDelta, File, ContentPage, InsertPage, RevisionContent } from "./Page.js"
+import { slugify } from "./Markdown.js"
+import type { ContentChange, ContentDelta, ContentPage, DocumentInput, File, InsertPage, RevisionContent } from "./Page.js"
+import { canonicalUrl, pathIndex, resolveLink } from "./Resolve.js"
 
 /** Largest file a change may carry, decoded. */
 export const MAX_FILE_BYTES = 1024 * 1024
@@ -13,6 +15,12 @@ export interface ChangeContext {
   readonly newId: Effect.Effect<string>
   /** Keeps a file's bytes and answers their content address. */
   readonly storeBlob: (bytes: Uint8Array) => Effect.Effect<string>
+  /** Files inserted by URL, fetched before the batch (`fetchedKey`). */
+  readonly fetched?: ReadonlyMap<string, FetchedFile> | undefined
+  /** What `revert_page` without a `revision` goes back to: a change request's base, or the content itself. */
+  readonly revertBase: RevisionContent
+  /** The content of a revision of the same space; undefined for any other id. */
+  readonly revisionContent: (revisionId: RevisionId) => Effect.Effect<RevisionContent | undefined>
 }
 
 const byPosition = (a: ContentPage, b: ContentPage) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1)
@@ -70,20 +78,70 @@ export const imageDimensions = (bytes: Uint8Array): { readonly width: number; re
 /** A change as the domain applies it: one a caller sent, or a page inserted under an id chosen beforehand (imports). */
 export type AppliedChange = ContentChange | (typeof InsertPage.Type & { readonly id: PageId })
 
+/** A file's bytes fetched by URL before the batch, so that no fetch runs while the space is locked. */
+export interface FetchedFile {
+  readonly bytes: Uint8Array
+  readonly contentType: string
+}
+
+/** Where a fetched file is found: the change's index and the file's, as `"<change>.<file>"`. */
+export const fetchedKey = (change: number, file: number) => `${change}.${file}`
+
+/** What a batch did to one page, for GitBook's `compat=false` answer; one entry per page, in the order first touched. */
+export interface PageOutcome {
+  readonly kind: "created" | "updated" | "deleted"
+  readonly page: PageId
+  readonly ref?: string | undefined
+}
+
+/** The outcome of a batch: the new content, the delta to store, and what it did. */
+export interface AppliedBatch {
+  readonly content: RevisionContent
+  readonly delta: ContentDelta
+  readonly outcomes: ReadonlyArray<PageOutcome>
+  readonly insertedFiles: ReadonlyArray<File>
+}
+
+/** The markdown of a change's document: as sent, from a JSON document, or none. */
+const markdownOf = (document: DocumentInput | undefined, field: string): Effect.Effect<string | undefined, InvalidInput> => {
+  if (document === undefined) return Effect.succeed(undefined)
+  if (document.markdown !== undefined) return Effect.succeed(document.markdown)
+  if (document.document === undefined) return Effect.succeed(undefined)
+  const json = document.document
+  return Effect.try({
+    try: () => fromDocument(json as JSONDocument),
+    catch: (error) => new InvalidInput({ field, rule: `is not a document GitBook can read: ${String(error)}` })
+  })
+}
+
+/** An emoji or icon as a change sets it: absent leaves it, empty or null removes it. */
+const removable = (value: string | null | undefined, current: string | undefined): string | undefined =>
+  value === undefined ? current : value === null || value === "" ? undefined : value
+
+const withOptional = <K extends string>(key: K, value: string | undefined): { readonly [P in K]?: string } =>
+  (value === undefined ? {} : { [key]: value }) as { readonly [P in K]?: string }
+
 /**
  * Applies a batch of changes in order to a revision's content. Any invalid change rejects the
- * whole batch; nothing is written here, the caller stores the delta as a new revision.
+ * whole batch; nothing is written here, the caller stores the delta as a new revision. Links in
+ * the markdown the batch writes are resolved last, against the tree the batch produces.
  */
 export const applyChanges = (
   content: RevisionContent,
   changes: ReadonlyArray<AppliedChange>,
   context: ChangeContext
-): Effect.Effect<{ readonly content: RevisionContent; readonly delta: ContentDelta }, InvalidInput | Conflict> =>
+): Effect.Effect<AppliedBatch, InvalidInput | Conflict> =>
   Effect.gen(function*() {
     const pages = new Map(content.pages)
     const files = new Map(content.files)
     const touchedPages = new Set<PageId>()
     const touchedFiles = new Set<FileId>()
+    const outcomes = new Map<PageId, PageOutcome>()
+    const insertedFiles: Array<File> = []
+    /** Pages whose markdown this batch wrote: their links are resolved at the end. */
+    const authored = new Set<PageId>()
+    const refs = { pages: new Map<string, PageId>(), files: new Map<string, FileId>() }
+    const existingPaths = new Set(Array.from(content.pages.values(), (p) => pathOf(content, p)))
 
     const childrenOf = (parentId: PageId | null, except?: PageId) =>
       Array.from(pages.values()).filter((p) => p.parentId === parentId && p.id !== except).sort(byPosition)
@@ -93,6 +151,13 @@ export const applyChanges = (
         if (current === ancestor) return true
       }
       return false
+    }
+
+    const touched = (id: PageId, kind: PageOutcome["kind"], ref?: string) => {
+      touchedPages.add(id)
+      const earlier = outcomes.get(id)
+      if (earlier === undefined) outcomes.set(id, { kind, page: id, ref })
+      else if (kind === "deleted") outcomes.set(id, { ...earlier, kind: earlier.kind === "created" ? "created" : "deleted" })
     }
 
     for (const [index, change] of changes.entries()) {
@@ -118,12 +183,23 @@ export const applyChanges = (
           ? Effect.fail(new Conflict({ reason: `${field("slug")}: ${slug} is taken by a sibling page` }))
           : Effect.void
 
-      switch (change.type) {
+      const claimRef = (ref: string | undefined, name: string) =>
+        ref === undefined
+          ? Effect.void
+          : refs.pages.has(ref) || refs.files.has(ref)
+          ? Effect.fail(invalid(name, `${ref} is already a ref in this batch`))
+          : existingPaths.has(ref.replace(/\.md$/i, ""))
+          ? Effect.fail(invalid(name, `${ref} is the path of a page already in the revision`))
+          : Effect.void
+
+      switch (change.operation) {
         case "insert_page": {
           const kind = change.kind ?? "document"
           if (kind === "link" && change.href === undefined) return yield* invalid("href", "is required for a link page")
-          const read = readMarkdown(change.document?.markdown ?? "", change.title !== undefined)
-          const title = change.title ?? read.title ?? "Untitled"
+          yield* claimRef(change.ref, "ref")
+          const markdown = yield* markdownOf(change.document, field("document.document"))
+          const read = readPage(markdown ?? "", { takeTitle: true })
+          const title = read.title ?? change.title ?? "Untitled"
           const into = change.into ?? null
           const position = yield* placeUnder(into, change.at)
           const slug = change.slug ?? slugify(title)
@@ -136,52 +212,58 @@ export const applyChanges = (
             parentId: into,
             position,
             markdown: kind === "document" ? read.body : "",
-            hidden: change.hidden ?? read.hidden ?? false,
-            noIndex: false,
-            noRobotsIndex: false,
+            hidden: read.hidden ?? change.hidden ?? false,
+            noIndex: read.noIndex ?? change.noIndex ?? false,
+            noRobotsIndex: read.noRobotsIndex ?? change.noRobotsIndex ?? false,
             createdAt: context.now,
             updatedAt: context.now,
-            ...(change.emoji !== undefined ? { emoji: change.emoji } : {}),
-            ...((change.icon ?? read.icon) !== undefined ? { icon: (change.icon ?? read.icon) as string } : {}),
-            ...((change.description ?? read.description) !== undefined
-              ? { description: (change.description ?? read.description) as string }
-              : {}),
+            ...withOptional("emoji", removable(change.emoji, undefined)),
+            ...withOptional("icon", read.icon ?? removable(change.icon, undefined)),
+            ...withOptional("description", read.description ?? change.description),
+            ...withOptional("condition", change.condition === "" ? undefined : change.condition),
             ...(kind === "link" && change.href !== undefined ? { href: change.href } : {}),
             ...(read.layout !== undefined ? { layout: read.layout } : {})
           }
           pages.set(page.id, page)
-          touchedPages.add(page.id)
+          if (change.ref !== undefined) refs.pages.set(change.ref, page.id)
+          if (page.markdown !== "") authored.add(page.id)
+          touched(page.id, "created", change.ref)
           break
         }
         case "update_page": {
           const current = pages.get(change.page)
           if (current === undefined) return yield* invalid("page", `page ${change.page} is not in this revision`)
-          const read = change.document !== undefined ? readMarkdown(change.document.markdown, change.title !== undefined) : undefined
+          const markdown = yield* markdownOf(change.document, field("document.document"))
+          const read = markdown === undefined ? undefined : readPage(markdown, { takeTitle: true })
           const into = change.into === undefined ? current.parentId : change.into
           const moves = change.into !== undefined || change.at !== undefined
           const position = moves ? yield* placeUnder(into, change.at, current.id) : current.position
-          const title = change.title ?? read?.title ?? current.title
+          const title = read?.title ?? change.title ?? current.title
           const slug = change.slug ?? current.slug
           if (slug !== current.slug || into !== current.parentId) yield* requireFreeSlug(slug, into, current.id)
-          const description = change.description ?? read?.description
-          const icon = change.icon ?? read?.icon
+          const { condition: _condition, description: _description, emoji: _emoji, icon: _icon, ...kept } = current
+          const condition = change.condition === undefined ? current.condition : change.condition === "" ? undefined : change.condition
           const updated: ContentPage = {
-            ...current,
+            ...kept,
             title,
             slug,
             parentId: into,
             position,
             markdown: read !== undefined && current.kind === "document" ? read.body : current.markdown,
-            hidden: change.hidden ?? read?.hidden ?? current.hidden,
+            hidden: read?.hidden ?? change.hidden ?? current.hidden,
+            noIndex: read?.noIndex ?? change.noIndex ?? current.noIndex,
+            noRobotsIndex: read?.noRobotsIndex ?? change.noRobotsIndex ?? current.noRobotsIndex,
             updatedAt: context.now,
-            ...(change.emoji !== undefined ? { emoji: change.emoji } : {}),
-            ...(icon !== undefined ? { icon } : {}),
-            ...(description !== undefined ? { description } : {}),
+            ...withOptional("emoji", removable(change.emoji, current.emoji)),
+            ...withOptional("icon", read?.icon ?? removable(change.icon, current.icon)),
+            ...withOptional("description", read?.description ?? change.description ?? current.description),
+            ...withOptional("condition", condition),
             ...(change.href !== undefined && current.kind === "link" ? { href: change.href } : {}),
             ...(read?.layout !== undefined ? { layout: read.layout } : {})
           }
           pages.set(updated.id, updated)
-          touchedPages.add(updated.id)
+          if (read !== undefined && updated.markdown !== "") authored.add(updated.id)
+          touched(updated.id, "updated")
           break
         }
         case "delete_page": {
@@ -190,23 +272,61 @@ export const applyChanges = (
           const doomed = Array.from(pages.keys()).filter((id) => isWithin(id, change.page))
           for (const id of doomed) {
             pages.delete(id)
-            touchedPages.add(id)
+            authored.delete(id)
+            touched(id, "deleted")
           }
+          break
+        }
+        case "revert_page": {
+          const source = change.revision === undefined ? context.revertBase : yield* context.revisionContent(change.revision)
+          if (source === undefined) return yield* invalid("revision", `${change.revision} is not a revision of this space`)
+          const before = source.pages.get(change.page)
+          if (before === undefined) {
+            return yield* invalid("page", `page ${change.page} is not in the revision it would be reverted to`)
+          }
+          const current = pages.get(change.page)
+          // A page still here keeps its place; a deleted one comes back where it was, or last at the top.
+          const parentBack = before.parentId === null || pages.has(before.parentId)
+          const parentId = current !== undefined ? current.parentId : parentBack ? before.parentId : null
+          const position = current !== undefined
+            ? current.position
+            : parentBack
+            ? before.position
+            : yield* placeUnder(null, undefined, before.id)
+          yield* requireFreeSlug(before.slug, parentId, before.id)
+          const reverted: ContentPage = { ...before, parentId, position, updatedAt: context.now }
+          pages.set(reverted.id, reverted)
+          touched(reverted.id, current === undefined ? "created" : "updated")
           break
         }
         case "insert_files": {
           for (const [i, entry] of change.files.entries()) {
-            const bytes = decodeBase64(entry.base64)
-            if (bytes === undefined) return yield* invalid(`files.${i}.base64`, "must be base64")
+            const at = `files.${i}`
+            yield* claimRef(entry.ref, `${at}.ref`)
+            let bytes: Uint8Array
+            let sentType: string | undefined
+            if (entry.base64 !== undefined) {
+              const decoded = decodeBase64(entry.base64)
+              if (decoded === undefined) return yield* invalid(`${at}.base64`, "must be base64")
+              bytes = decoded
+            } else {
+              const fetched = context.fetched?.get(fetchedKey(index, i))
+              if (fetched === undefined) return yield* invalid(`${at}.url`, "was not fetched")
+              bytes = fetched.bytes
+              sentType = fetched.contentType === "" ? undefined : fetched.contentType
+            }
             if (bytes.length > MAX_FILE_BYTES) {
-              return yield* invalid(`files.${i}.base64`, `must decode to at most ${MAX_FILE_BYTES} bytes, got ${bytes.length}`)
+              return yield* invalid(
+                `${at}.${entry.base64 !== undefined ? "base64" : "url"}`,
+                `must be at most ${MAX_FILE_BYTES} bytes, got ${bytes.length}`
+              )
             }
             const extension = entry.name.split(".").pop()?.toLowerCase() ?? ""
             const dimensions = imageDimensions(bytes)
             const file: File = {
               id: FileId.make(yield* context.newId),
               name: entry.name,
-              contentType: entry.contentType ?? extensionTypes[extension] ?? "application/octet-stream",
+              contentType: entry.contentType ?? sentType ?? extensionTypes[extension] ?? "application/octet-stream",
               size: bytes.length,
               blobKey: yield* context.storeBlob(bytes),
               createdAt: context.now,
@@ -214,9 +334,26 @@ export const applyChanges = (
             }
             files.set(file.id, file)
             touchedFiles.add(file.id)
+            insertedFiles.push(file)
+            if (entry.ref !== undefined) refs.files.set(entry.ref, file.id)
           }
           break
         }
+      }
+    }
+
+    // Links of the markdown written here, resolved against the tree the batch produced.
+    if (authored.size > 0) {
+      const after: RevisionContent = { pages, files }
+      const paths = pathIndex(after)
+      for (const id of authored) {
+        const page = pages.get(id)
+        if (page === undefined) continue
+        const markdown = rewriteLinks(page.markdown, (link) => {
+          const reached = resolveLink(after, paths, id, link.url, refs)
+          return reached.kind === "external" ? undefined : reached.kind === "nowhere" ? null : canonicalUrl(reached)
+        })
+        if (markdown !== page.markdown) pages.set(id, { ...page, markdown })
       }
     }
 
@@ -232,7 +369,9 @@ export const applyChanges = (
       }),
       deletedFiles: []
     }
-    return { content: { pages, files }, delta }
+    // A page created and deleted in the same batch never was.
+    const reported = Array.from(outcomes.values()).filter((o) => !(o.kind === "created" && !pages.has(o.page)))
+    return { content: { pages, files }, delta, outcomes: reported, insertedFiles }
   })
 
 export interface PageNode {

@@ -7,9 +7,12 @@ import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { RevisionRepository } from "../spaces/Ports.js"
+import { UserRepository } from "../identity/Ports.js"
+import type { ChangeRequestView } from "./ChangeRequest.js"
 import type { Revision } from "../spaces/Space.js"
 import { SpaceAccess } from "../spaces/SpaceAccess.js"
-import { type AppliedChange, applyChanges, pageTree, pathOf } from "./Changes.js"
+import { type AppliedChange, applyChanges, type FetchedFile, type PageOutcome, pageTree, pathOf } from "./Changes.js"
+import { makeFileFetch } from "./Fetch.js"
 import { ContentChanges, type File, type RevisionContent } from "./Page.js"
 import { type Link, type LinkStatus, linksOf } from "./Links.js"
 import { BlobStore, ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
@@ -21,6 +24,14 @@ const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), 
 export interface RevisionView {
   readonly revision: Revision
   readonly content: RevisionContent
+  /** For a merge revision: the change request it merged. */
+  readonly mergedFrom?: ChangeRequestView | undefined
+}
+
+/** A revision a batch of changes made, with what the batch did to pages and the files it added. */
+export interface EditedView extends RevisionView {
+  readonly outcomes: ReadonlyArray<PageOutcome>
+  readonly insertedFiles: ReadonlyArray<File>
 }
 
 /** The content of spaces: reading revisions and pages, and editing live. */
@@ -34,6 +45,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const written = yield* makeRevisions
+    const fetchFiles = yield* makeFileFetch
+    const users = yield* UserRepository
 
     const storeBlob = (bytes: Uint8Array) =>
       Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(bytes))).pipe(
@@ -45,7 +58,16 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       Effect.gen(function*() {
         const revision = yield* revisions.findById(revisionId)
         if (Option.isNone(revision)) return yield* new NotFound({ entity: "revision", id: revisionId })
-        return { revision: revision.value, content: yield* contents.load(revisionId) } satisfies RevisionView
+        const merged = revision.value.type === "merge" ? revision.value.parents[1] : undefined
+        const changeRequest = merged === undefined
+          ? undefined
+          : Option.getOrUndefined(yield* changeRequests.findByRevision(revision.value.spaceId, merged))
+        const mergedFrom: ChangeRequestView | undefined = changeRequest === undefined ? undefined : {
+          changeRequest,
+          outdated: false,
+          createdBy: Option.getOrUndefined(yield* users.findById(changeRequest.createdBy))
+        }
+        return { revision: revision.value, content: yield* contents.load(revisionId), mergedFrom } satisfies RevisionView
       })
 
     /** The space's active revision; `read` level. */
@@ -58,6 +80,14 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
         const view = yield* loadRevision(revisionId)
         if (view.revision.spaceId !== spaceId) return yield* new NotFound({ entity: "revision", id: revisionId })
         return view
+      })
+
+    /** A revision's content when it is one of the space's; `revert_page` reads it. */
+    const contentOfRevision = (spaceId: SpaceId) => (revisionId: RevisionId) =>
+      Effect.gen(function*() {
+        const found = yield* revisions.findById(revisionId)
+        if (Option.isNone(found) || found.value.spaceId !== spaceId) return undefined
+        return yield* contents.load(revisionId)
       })
 
     const lockedSpace = new Conflict({ reason: "The space is locked: its content cannot be edited" })
@@ -76,7 +106,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
      */
     const editLiveWith = <E>(
       spaceId: SpaceId,
-      plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>
+      plan: (base: RevisionContent) => Effect.Effect<ReadonlyArray<AppliedChange>, E>,
+      fetched?: ReadonlyMap<string, FetchedFile>
     ) =>
       Effect.gen(function*() {
         const proof = yield* requireEditable(spaceId)
@@ -85,15 +116,32 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
           if (space.editMode === "locked") return yield* lockedSpace
           const base = yield* contents.load(space.revisionId)
           const at = yield* now
-          const applied = yield* applyChanges(base, yield* plan(base), { now: at, newId: secrets.newId, storeBlob })
+          const applied = yield* applyChanges(base, yield* plan(base), {
+            now: at,
+            newId: secrets.newId,
+            storeBlob,
+            fetched,
+            revertBase: base,
+            revisionContent: contentOfRevision(space.id)
+          })
           const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta: applied.delta })
           yield* written.activate(space, revision, base, applied.content, applied.delta)
-          return { revision, content: applied.content } satisfies RevisionView
+          return {
+            revision,
+            content: applied.content,
+            outcomes: applied.outcomes,
+            insertedFiles: applied.insertedFiles
+          } satisfies EditedView
         }))
       })
 
     const editLive = (spaceId: SpaceId, input: ContentChanges) =>
-      Effect.flatMap(validate(ContentChanges)(input), (valid) => editLiveWith(spaceId, () => Effect.succeed(valid.changes)))
+      Effect.gen(function*() {
+        const valid = yield* validate(ContentChanges)(input)
+        yield* requireEditable(spaceId)
+        const fetched = yield* fetchFiles(valid.changes)
+        return yield* editLiveWith(spaceId, () => Effect.succeed(valid.changes), fetched)
+      })
 
     /** A page of a revision, with its path and the pages below it. */
     const pageIn = (view: RevisionView, pageId: PageId) => {
@@ -108,15 +156,16 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
 
     const page = (spaceId: SpaceId, pageId: PageId) => Effect.flatMap(current(spaceId), (view) => pageIn(view, pageId))
 
-    const pageByPath = (spaceId: SpaceId, path: string) =>
-      Effect.gen(function*() {
-        const view = yield* current(spaceId)
-        const wanted = path.replace(/^\/+|\/+$/g, "")
-        for (const candidate of view.content.pages.values()) {
-          if (pathOf(view.content, candidate) === wanted) return yield* page(spaceId, candidate.id)
-        }
-        return yield* new NotFound({ entity: "page", id: wanted })
-      })
+    /** A page of a revision by its path (slugs joined by "/"). */
+    const pageAtPath = (view: RevisionView, path: string) => {
+      const wanted = path.replace(/^\/+|\/+$/g, "")
+      for (const candidate of view.content.pages.values()) {
+        if (pathOf(view.content, candidate) === wanted) return pageIn(view, candidate.id)
+      }
+      return Effect.fail(new NotFound({ entity: "page", id: wanted }))
+    }
+
+    const pageByPath = (spaceId: SpaceId, path: string) => Effect.flatMap(current(spaceId), (view) => pageAtPath(view, path))
 
     const files = (spaceId: SpaceId, request: PageRequest) => Effect.map(current(spaceId), (view) => filesIn(view, request))
 
@@ -207,6 +256,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     }
 
     return {
+      contentOfRevision,
+      fetchFiles,
       current,
       revisionOf,
       editLive,
@@ -214,6 +265,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       requireEditable,
       page,
       pageIn,
+      pageAtPath,
       pageByPath,
       files,
       file,

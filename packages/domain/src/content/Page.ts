@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { FileId, PageId } from "../shared/Ids.js"
+import { FileId, PageId, RevisionId } from "../shared/Ids.js"
 import { boundedArray, boundedString } from "../shared/Limits.js"
 
 // Space content: pages and files of a revision.
@@ -46,6 +46,8 @@ export const ContentPage = Schema.Struct({
   noIndex: Schema.Boolean,
   noRobotsIndex: Schema.Boolean,
   layout: Schema.optional(PageLayout),
+  /** Adaptive-content condition: whether a visitor sees the page. */
+  condition: Schema.optional(Schema.String),
   cover: Schema.optional(Schema.Struct({ file: Schema.String, yPos: Schema.optional(Schema.Number) })),
   git: Schema.optional(PageGit),
   createdAt: Schema.DateFromSelf,
@@ -82,52 +84,87 @@ export interface ContentDelta {
   readonly deletedFiles: ReadonlyArray<FileId>
 }
 
-// Content changes (conventions.md, "Content changes"): a batch of 1 to 50, applied in order.
+// Content changes: GitBook's `ChangeRequestContentChange`, discriminated by `operation` (conventions.md,
+// "Content changes"); a batch of 1 to 50, applied in order, all or nothing.
 const Markdown = boundedString({ max: 1_000_000 })
-const Document = Schema.Struct({ markdown: Markdown })
 
-/** The page fields a change may set, the same for inserting and updating. */
+/** A JSON document as GitBook writes it; its blocks are read when it is turned into markdown. */
+export const JSONDocumentInput = Schema.Struct({
+  object: Schema.Literal("document"),
+  data: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  nodes: Schema.Array(Schema.Unknown)
+})
+
+/** GitBook's `Document`: `{markdown}`, `{document}` or `{}` (no body). */
+export const DocumentInput = Schema.Struct({
+  markdown: Schema.optional(Markdown),
+  document: Schema.optional(JSONDocumentInput)
+}).pipe(Schema.filter((d) => d.markdown === undefined || d.document === undefined || "must be one of {markdown}, {document} or {}"))
+export type DocumentInput = typeof DocumentInput.Type
+
+/** A batch-local name for a page or file, for links between the changes of one batch. */
+export const BatchRef = boundedString({ min: 1, max: 256 })
+
+/** An emoji or icon; an empty string or null removes it. */
+const Removable = (max: number) => Schema.optional(Schema.NullOr(boundedString({ max })))
+
+/** The page fields a change may set, the same for inserting and updating (GitBook's `RevisionPageUpdate`). */
 const pageChangeFields = {
   title: Schema.optional(PageTitle),
   slug: Schema.optional(PageSlug),
-  document: Schema.optional(Document),
+  document: Schema.optional(DocumentInput),
   href: Schema.optional(boundedString({ min: 1, max: 2048 })),
-  emoji: Schema.optional(boundedString({ max: 50 })),
-  icon: Schema.optional(boundedString({ max: 100 })),
+  emoji: Removable(50),
+  icon: Removable(100),
   description: Schema.optional(boundedString({ max: 500 })),
   hidden: Schema.optional(Schema.Boolean),
+  noIndex: Schema.optional(Schema.Boolean),
+  noRobotsIndex: Schema.optional(Schema.Boolean),
+  /** Adaptive-content condition; an empty string removes it. */
+  condition: Schema.optional(boundedString({ max: 1000 })),
   /** The parent page, null for the top; with `at`, the index among its pages. */
   into: Schema.optional(Schema.NullOr(PageId)),
   at: Schema.optional(Schema.NonNegativeInt)
 }
 
 export const InsertPage = Schema.Struct({
-  type: Schema.Literal("insert_page"),
+  operation: Schema.Literal("insert_page"),
+  /** Octavo's extension: a group or link page (GitBook inserts documents). */
   kind: Schema.optional(PageKind),
+  ref: Schema.optional(BatchRef),
   ...pageChangeFields
 })
 
 export const UpdatePage = Schema.Struct({
-  type: Schema.Literal("update_page"),
+  operation: Schema.Literal("update_page"),
   page: PageId,
   ...pageChangeFields
 })
 
-export const DeletePage = Schema.Struct({ type: Schema.Literal("delete_page"), page: PageId })
+export const DeletePage = Schema.Struct({ operation: Schema.Literal("delete_page"), page: PageId })
 
-export const InsertFiles = Schema.Struct({
-  type: Schema.Literal("insert_files"),
-  files: boundedArray(
-    Schema.Struct({
-      name: boundedString({ min: 1, max: 255 }),
-      contentType: Schema.optional(boundedString({ max: 255 })),
-      base64: Schema.String
-    }),
-    { min: 1, max: 50 }
-  )
+export const RevertPage = Schema.Struct({
+  operation: Schema.Literal("revert_page"),
+  page: PageId,
+  /** The revision whose version of the page comes back; the change request's base when absent. */
+  revision: Schema.optional(RevisionId)
 })
 
-export const ContentChange = Schema.Union(InsertPage, UpdatePage, DeletePage, InsertFiles)
+export const FileUpload = Schema.Struct({
+  name: boundedString({ min: 1, max: 256 }),
+  ref: Schema.optional(BatchRef),
+  contentType: Schema.optional(boundedString({ max: 255 })),
+  base64: Schema.optional(Schema.String),
+  url: Schema.optional(boundedString({ min: 1, max: 2048 }))
+}).pipe(Schema.filter((f) => (f.base64 === undefined) !== (f.url === undefined) || "must have exactly one of base64 or url"))
+export type FileUpload = typeof FileUpload.Type
+
+export const InsertFiles = Schema.Struct({
+  operation: Schema.Literal("insert_files"),
+  files: boundedArray(FileUpload, { min: 1, max: 20 })
+})
+
+export const ContentChange = Schema.Union(InsertPage, UpdatePage, DeletePage, RevertPage, InsertFiles)
 export type ContentChange = typeof ContentChange.Type
 
 export const ContentChanges = Schema.Struct({ changes: boundedArray(ContentChange, { min: 1, max: 50 }) })

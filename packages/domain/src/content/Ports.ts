@@ -37,6 +37,8 @@ export class ChangeRequestRepository extends Context.Tag("@octavo/domain/ChangeR
   readonly update: (changeRequest: ChangeRequest) => Effect.Effect<void>
   readonly findById: (id: ChangeRequestId) => Effect.Effect<Option.Option<ChangeRequest>>
   readonly findByNumber: (spaceId: SpaceId, number: number) => Effect.Effect<Option.Option<ChangeRequest>>
+  /** The change request of the space whose latest revision is `revisionId` (a merge revision's second parent). */
+  readonly findByRevision: (spaceId: SpaceId, revisionId: RevisionId) => Effect.Effect<Option.Option<ChangeRequest>>
   /** The highest number used in the space, 0 when none. */
   readonly lastNumber: (spaceId: SpaceId) => Effect.Effect<number>
   /** Keyset over (createdAt ms, id), newest first. */

@@ -2,7 +2,6 @@ import { Imports } from "./ImportService.js"
 
 export * from "./Html.js"
 export * from "./ImportService.js"
-export * from "./Ports.js"
 
 /** Importing content from elsewhere, over content's use cases and an outbound `WebFetcher`. */
 export const ImportsServices = Imports.Default

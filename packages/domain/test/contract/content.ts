@@ -141,10 +141,10 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const first = yield* run(content.editLive(space.id, {
           changes: [
             {
-              type: "insert_page",
+              operation: "insert_page",
               document: { markdown: "---\ndescription: Start here\nhidden: true\n---\n# Getting started\n\nWelcome." }
             },
-            { type: "insert_page", title: "API", slug: "api" }
+            { operation: "insert_page", title: "API", slug: "api" }
           ]
         }))
         const pages = [...first.content.pages.values()]
@@ -153,8 +153,8 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const api = pages.find((p) => p.slug === "api")!
         const second = yield* run(content.editLive(space.id, {
           changes: [
-            { type: "insert_page", title: "Reference", into: api.id },
-            { type: "update_page", page: start.id, title: "Start" }
+            { operation: "insert_page", title: "Reference", into: api.id },
+            { operation: "update_page", page: start.id, title: "Start" }
           ]
         }))
         expect(second.revision.parents).toEqual([first.revision.id])
@@ -165,11 +165,11 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect((yield* run(spaces.get(space.id))).space.revisionId).toBe(second.revision.id)
 
         const clash = yield* Effect.either(run(content.editLive(space.id, {
-          changes: [{ type: "insert_page", title: "Other" }, { type: "insert_page", title: "API", slug: "api" }]
+          changes: [{ operation: "insert_page", title: "Other" }, { operation: "insert_page", title: "API", slug: "api" }]
         })))
         expect(failureTag(clash)).toBe("Conflict")
         const cycle = yield* Effect.either(run(content.editLive(space.id, {
-          changes: [{ type: "update_page", page: api.id, into: byPath.page.id }]
+          changes: [{ operation: "update_page", page: api.id, into: byPath.page.id }]
         })))
         expect(failureTag(cycle)).toBe("InvalidInput")
         const unchanged = yield* run(content.current(space.id))
@@ -179,11 +179,11 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const copy = yield* run(spaces.duplicate(space.id))
         const copied = yield* run(content.current(copy.space.id))
         expect([...copied.content.pages.values()].map((p) => p.title).sort()).toEqual(["API", "Reference", "Start"])
-        yield* run(content.editLive(space.id, { changes: [{ type: "delete_page", page: api.id }] }))
+        yield* run(content.editLive(space.id, { changes: [{ operation: "delete_page", page: api.id }] }))
         expect((yield* run(content.current(space.id))).content.pages.size).toBe(1)
 
         yield* run(spaces.update(space.id, { editMode: "locked" }))
-        const locked = yield* Effect.either(run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "X" }] })))
+        const locked = yield* Effect.either(run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: "X" }] })))
         expect(failureTag(locked)).toBe("Conflict")
       }))
 
@@ -195,10 +195,10 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const search = yield* Search
         const { run, space } = yield* adminWithNewSpace("Busy")
         const cr = yield* run(changeRequests.create(space.id, { subject: "Draft" }))
-        yield* run(changeRequests.edit(space.id, cr.changeRequest.id, { changes: [{ type: "insert_page", title: "Merged zephyr" }] }))
+        yield* run(changeRequests.edit(space.id, cr.changeRequest.id, { changes: [{ operation: "insert_page", title: "Merged zephyr" }] }))
         const edits = Array.from(
           { length: 6 },
-          (_, i) => run(content.editLive(space.id, { changes: [{ type: "insert_page", title: `Zephyr ${i}` }] }))
+          (_, i) => run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: `Zephyr ${i}` }] }))
         )
         yield* Effect.all([
           ...edits,
@@ -267,14 +267,14 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         ])
         const base64 = btoa(String.fromCharCode(...png))
         const edited = yield* run(
-          content.editLive(space.id, { changes: [{ type: "insert_files", files: [{ name: "logo.png", base64 }] }] })
+          content.editLive(space.id, { changes: [{ operation: "insert_files", files: [{ name: "logo.png", base64 }] }] })
         )
         const file = [...edited.content.files.values()][0]!
         expect(file).toMatchObject({ name: "logo.png", contentType: "image/png", size: png.length, dimensions: { width: 3, height: 2 } })
         const downloaded = yield* run(content.download(space.id, file.id))
         expect(downloaded.bytes).toEqual(png)
         const big = yield* Effect.either(run(content.editLive(space.id, {
-          changes: [{ type: "insert_files", files: [{ name: "big.bin", base64: btoa("x".repeat(1024 * 1024 + 1)) }] }]
+          changes: [{ operation: "insert_files", files: [{ name: "big.bin", base64: btoa("x".repeat(1024 * 1024 + 1)) }] }]
         })))
         expect(failureTag(big)).toBe("InvalidInput")
       }))

@@ -7,6 +7,7 @@ import {
   type DomainServices,
   type PageRequest,
   type PageResult,
+  scoreOf,
   Search,
   SearchIndex,
   Spaces,
@@ -22,15 +23,15 @@ const first: PageRequest = { limit: 50, after: Option.none() }
 const titles = (pages: ReadonlyArray<PageResult>) => pages.map((p) => p.title)
 
 const guide = [
-  { type: "insert_page", title: "Installing the CLI", document: { markdown: "Run npm to set it up.\n\n## Requirements\n\nNode 20." } },
-  { type: "insert_page", title: "Configuration", document: { markdown: "After the installation, edit the CLI settings file." } },
-  { type: "insert_page", title: "CLI reference", document: { markdown: "Every command and flag." } },
+  { operation: "insert_page", title: "Installing the CLI", document: { markdown: "Run npm to set it up.\n\n## Requirements\n\nNode 20." } },
+  { operation: "insert_page", title: "Configuration", document: { markdown: "After the installation, edit the CLI settings file." } },
+  { operation: "insert_page", title: "CLI reference", document: { markdown: "Every command and flag." } },
   {
-    type: "insert_page",
+    operation: "insert_page",
     title: "Troubleshooting",
     document: { markdown: "When the install fails, read the log.\n\n## Network errors\n\nCheck the proxy." }
   },
-  { type: "insert_page", title: "Changelog", document: { markdown: "Release notes." } }
+  { operation: "insert_page", title: "Changelog", document: { markdown: "Release notes." } }
 ] as const
 
 /** A new organization's space holding the guide's pages. */
@@ -73,8 +74,20 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(found.items).toEqual([{
           pageId: found.items[0]?.pageId,
           title: "Troubleshooting",
+          description: "",
           path: "troubleshooting",
-          sections: [{ id: "network-errors", anchor: "network-errors", title: "Network errors", body: "Check the proxy." }]
+          ancestors: [],
+          score: scoreOf(2, 0),
+          rank: 1,
+          resultType: "section",
+          sections: [{
+            id: "network-errors",
+            anchor: "network-errors",
+            title: "Network errors",
+            body: "Check the proxy.",
+            score: 2,
+            resultType: "section"
+          }]
         }])
         // A page found by its title alone shows its first section.
         const byTitle = yield* run(search.inSpace(space.id, { query: "changelog" }, first))
@@ -86,6 +99,11 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
           2
         )
         expect(walked.map((p) => p.pageId)).toEqual(all.items.map((p) => p.pageId))
+        // Paged or not, a page keeps its rank among all the pages found.
+        expect(walked.map((p) => p.rank)).toEqual([1, 2, 3, 4, 5])
+        // A page found by its title alone shows its first section, which matched nothing.
+        expect(byTitle.items[0]?.sections.map((s) => [s.score, s.resultType])).toEqual([[0, "page"]])
+        expect(byTitle.items[0]?.resultType).toBe("page")
       }))
 
     it.effect("freshness: live edits, moves and deletions show at once; a change request only once merged", () =>
@@ -95,8 +113,8 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const search = yield* Search
         const { run, space } = yield* adminWithNewSpace("Guide")
         const created = yield* run(content.editLive(space.id, {
-          changes: [{ type: "insert_page", title: "Platform", slug: "platform" }, {
-            type: "insert_page",
+          changes: [{ operation: "insert_page", title: "Platform", slug: "platform" }, {
+            operation: "insert_page",
             title: "Kubernetes",
             document: { markdown: "Deploy with helm charts." }
           }]
@@ -107,20 +125,65 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const helm = () => Effect.map(run(search.inSpace(space.id, { query: "helm" }, first)), (r) => r.items.map((p) => p.path))
         expect(yield* helm()).toEqual(["kubernetes"])
         // Moving a page moves what is found under it; renaming a parent renames the paths below.
-        yield* run(content.editLive(space.id, { changes: [{ type: "update_page", page: kubernetes.id, into: platform.id }] }))
+        yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: kubernetes.id, into: platform.id }] }))
         expect(yield* helm()).toEqual(["platform/kubernetes"])
-        yield* run(content.editLive(space.id, { changes: [{ type: "update_page", page: platform.id, slug: "deploy" }] }))
+        yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: platform.id, slug: "deploy" }] }))
         expect(yield* helm()).toEqual(["deploy/kubernetes"])
         const cr = yield* run(changeRequests.create(space.id, { subject: "Rewrite" }))
         yield* run(changeRequests.edit(space.id, cr.changeRequest.id, {
-          changes: [{ type: "update_page", page: kubernetes.id, document: { markdown: "Deploy with kustomize." } }]
+          changes: [{ operation: "update_page", page: kubernetes.id, document: { markdown: "Deploy with kustomize." } }]
         }))
         expect(yield* helm()).toEqual(["deploy/kubernetes"])
         yield* run(changeRequests.merge(space.id, cr.changeRequest.id))
         expect(yield* helm()).toEqual([])
         expect(titles((yield* run(search.inSpace(space.id, { query: "kustomize" }, first))).items)).toEqual(["Kubernetes"])
-        yield* run(content.editLive(space.id, { changes: [{ type: "delete_page", page: platform.id }] }))
+        yield* run(content.editLive(space.id, { changes: [{ operation: "delete_page", page: platform.id }] }))
         expect((yield* run(search.inSpace(space.id, { query: "kustomize" }, first))).count).toBe(0)
+      }))
+
+    it.effect("results: description, the pages above from the top down, following renames and moves; ranks across spaces", () =>
+      Effect.gen(function*() {
+        const content = yield* Content
+        const spaces = yield* Spaces
+        const search = yield* Search
+        const { organization, run, space } = yield* adminWithNewSpace("Platform")
+        const written = yield* run(content.editLive(space.id, {
+          changes: [{ operation: "insert_page", title: "Operations", slug: "operations" }, {
+            operation: "insert_page",
+            title: "Kubernetes",
+            slug: "kubernetes"
+          }]
+        }))
+        const byTitle = (title: string) => [...written.content.pages.values()].find((p) => p.title === title)!
+        const [operations, kubernetes] = [byTitle("Operations"), byTitle("Kubernetes")]
+        yield* run(content.editLive(space.id, {
+          changes: [{ operation: "update_page", page: kubernetes.id, into: operations.id }, {
+            operation: "insert_page",
+            title: "Helm",
+            description: "Charts for the cluster.",
+            into: kubernetes.id,
+            document: { markdown: "Install the helm chart." }
+          }]
+        }))
+        const helm = () => Effect.map(run(search.inSpace(space.id, { query: "helm" }, first)), (r) => r.items[0])
+        expect(yield* helm()).toMatchObject({
+          title: "Helm",
+          description: "Charts for the cluster.",
+          path: "operations/kubernetes/helm",
+          ancestors: [{ id: operations.id, title: "Operations" }, { id: kubernetes.id, title: "Kubernetes" }]
+        })
+        yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: operations.id, title: "Ops" }] }))
+        expect((yield* helm())?.ancestors.map((a) => a.title)).toEqual(["Ops", "Kubernetes"])
+        yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: kubernetes.id, into: null }] }))
+        expect((yield* helm())?.ancestors).toEqual([{ id: kubernetes.id, title: "Kubernetes" }])
+        // Across spaces, pages are ranked together and keep their rank under their space.
+        const other = (yield* run(spaces.create(organization.id, { title: "Other" }))).space
+        yield* run(content.editLive(other.id, { changes: [{ operation: "insert_page", title: "Helm charts" }] }))
+        const found = yield* run(search.inOrganization(organization.id, { query: "helm chart" }, first))
+        expect(found.items.map((r) => [r.space.title, r.score, r.pages.map((p) => [p.title, p.rank, p.score])])).toEqual([
+          ["Other", scoreOf(2, 2), [["Helm charts", 1, scoreOf(2, 2)]]],
+          ["Platform", scoreOf(2, 1), [["Helm", 2, scoreOf(2, 1)]]]
+        ])
       }))
 
     it.effect("organization: readable spaces only, best first with their pages; deleted spaces are not searched", () =>
@@ -134,12 +197,12 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         yield* run(spaces.create(organization.id, { title: "Empty" }))
         yield* run(
           content.editLive(api.id, {
-            changes: [{ type: "insert_page", title: "Webhooks", document: { markdown: "Retries of webhooks." } }]
+            changes: [{ operation: "insert_page", title: "Webhooks", document: { markdown: "Retries of webhooks." } }]
           })
         )
         yield* run(
           content.editLive(handbook.id, {
-            changes: [{ type: "insert_page", title: "Holidays", document: { markdown: "Webhooks are an API thing." } }]
+            changes: [{ operation: "insert_page", title: "Holidays", document: { markdown: "Webhooks are an API thing." } }]
           })
         )
         const found = yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))
@@ -206,7 +269,7 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const { run, space } = yield* guideSpace
         // As if the space's content were written before search existed, and edited before the job ran.
         yield* index.removeSpace(space.id)
-        yield* run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "Glossary" }] }))
+        yield* run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: "Glossary" }] }))
         const count = (query: string) => Effect.map(run(search.inSpace(space.id, { query }, first)), (r) => r.count)
         expect([yield* count("glossary"), yield* count("proxy ")]).toEqual([1, 1])
         expect(yield* index.staleSpaces(1000)).not.toContain(space.id)
@@ -223,7 +286,7 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const word = (i: number) =>
           Array.from({ length: 62 }, (_, k) => letter(k < 3 ? Math.floor(i / 32 ** k) % 32 : (i + k) % 32)).join("")
         const markdown = Array.from({ length: 15_800 }, (_, i) => word(i)).join(" ")
-        yield* run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "Giant lexicon", document: { markdown } }] }))
+        yield* run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: "Giant lexicon", document: { markdown } }] }))
         const count = (query: string) => Effect.map(run(search.inSpace(space.id, { query }, first)), (r) => r.count)
         expect([yield* count("giant"), yield* count(`${word(0)} `), yield* count(`${word(15_799)} `)]).toEqual([1, 1, 0])
       }))
@@ -235,17 +298,18 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         const { run, space } = yield* guideSpace
         const filler = "lorem ipsum ".repeat(2_000)
         const markdown = `## Early\n\nA walrus.\n\n## Filler\n\n${filler}\n\n## Late\n\nAnother walrus.`
-        yield* run(content.editLive(space.id, { changes: [{ type: "insert_page", title: "Long read", document: { markdown } }] }))
+        yield* run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: "Long read", document: { markdown } }] }))
         const found = yield* run(search.inSpace(space.id, { query: "walrus" }, first))
         // Found by its whole text; the section past the budget is not read for the result.
         expect(found.items.map((p) => [p.title, p.sections.map((s) => s.title)])).toEqual([["Long read", ["Early"]]])
       }))
 
-    it.effect("limits: the query is 1 to 512 characters", () =>
+    it.effect("limits: the query is up to 512 characters; an empty one finds nothing", () =>
       Effect.gen(function*() {
         const search = yield* Search
         const { organization, run, space } = yield* adminWithNewSpace("Guide")
-        expect(failureTag(yield* Effect.either(run(search.inSpace(space.id, { query: "" }, first))))).toBe("InvalidInput")
+        expect((yield* run(search.inSpace(space.id, { query: "" }, first))).count).toBe(0)
+        expect((yield* run(search.inOrganization(organization.id, { query: "" }, first))).count).toBe(0)
         expect(failureTag(yield* Effect.either(run(search.inSpace(space.id, { query: "a".repeat(513) }, first))))).toBe("InvalidInput")
         expect((yield* run(search.inSpace(space.id, { query: "word ".repeat(102) + "ab" }, first))).count).toBe(0)
         expect(failureTag(yield* Effect.either(run(search.inOrganization(organization.id, { query: "x".repeat(513) }, first))))).toBe(

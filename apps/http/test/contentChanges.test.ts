@@ -1,0 +1,160 @@
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/adapters-pg"
+import type { StoragePorts } from "@octavo/domain"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { call, testServer } from "./harness.js"
+import { world } from "./scenario.js"
+import { png, testSite } from "./site.js"
+
+// GitBook's content changes, end to end on one storage: `operation`, batch refs, files by URL,
+// revert_page, the link forms GitBook resolves, link status and file backlinks.
+const contentChanges = (storage: Layer.Layer<StoragePorts, unknown>) =>
+  Effect.gen(function*() {
+    const site = yield* testSite
+    const w = yield* world
+    const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Handbook" } })
+    const spaceId = space.body.id as string
+    const cr = yield* call("POST", `/v1/spaces/${spaceId}/change-requests`, { token: w.bob.token, body: { subject: "Pages" } })
+    const edit = (changes: ReadonlyArray<unknown>, compat = false) =>
+      call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content${compat ? "" : "?compat=false"}`, {
+        token: w.bob.token,
+        body: { changes }
+      })
+    const pageAt = (path: string) =>
+      call("GET", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content/path/${path}`, { token: w.bob.token })
+    const crContent = () => call("GET", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, { token: w.bob.token })
+
+    // `type` is Octavo's old name: refused, naming GitBook's discriminator; nothing is written.
+    const before = (yield* crContent()).body.id
+    const old = yield* edit([{ type: "insert_page", title: "Old" }])
+    expect(old.status).toBe(400)
+    expect(old.body.error.message).toMatch(/changes\.0\.operation/)
+
+    // Refs: a page links to a page and a file inserted later in the same batch.
+    const first = yield* edit([
+      { operation: "insert_page", ref: "intro", title: "Intro", document: { markdown: "See [setup](./setup.md) and ![logo](./logo).\n" } },
+      {
+        operation: "insert_page",
+        ref: "setup",
+        title: "Setup",
+        document: { markdown: "Back to [intro](./intro).\n\n## Steps\n\nDo it.\n" }
+      },
+      { operation: "insert_files", files: [{ ref: "logo", name: "logo.png", url: `${site.origin}/docs/img/diagram.png` }] }
+    ])
+    expect(first.status).toBe(200)
+    expect(first.body.changes.map((c: { object: string; ref: string }) => [c.object, c.ref])).toEqual([
+      ["created_page", "intro"],
+      ["created_page", "setup"]
+    ])
+    const [intro, setup] = first.body.changes.map((c: { page: { id: string } }) => c.page.id) as [string, string]
+    const logo = first.body.insertedFiles[0]
+    expect(logo).toMatchObject({ name: "logo.png", contentType: "image/png", size: png.length })
+    const introPage = yield* pageAt("intro")
+    expect(introPage.body.markdown).toBe(`See [setup](/pages/${setup}) and ![logo](/files/${logo.id}).\n`)
+    expect((yield* pageAt("setup")).body.markdown).toContain(`[intro](/pages/${intro})`)
+
+    // A URL that fails or is refused is a 400 naming the file; the batch writes nothing.
+    const revisionBefore = (yield* crContent()).body.id
+    expect(revisionBefore).not.toBe(before)
+    for (const url of [`${site.origin}/missing.png`, "http://169.254.169.254/latest/meta-data/"]) {
+      const failed = yield* edit([
+        { operation: "insert_page", title: "Never" },
+        { operation: "insert_files", files: [{ name: "x.png", url }] }
+      ])
+      expect([url, failed.status]).toEqual([url, 400])
+      expect(failed.body.error.message).toMatch(/^changes\.1\.files\.0\.url: /)
+    }
+    const both = yield* edit([{ operation: "insert_files", files: [{ name: "x.png", url: `${site.origin}/a.png`, base64: "AA==" }] }])
+    expect(both.status).toBe(400)
+    expect((yield* crContent()).body.id).toBe(revisionBefore)
+
+    // Every link form GitBook resolves, against the tree the batch produces; unknown internal links become text.
+    const forms = yield* edit([
+      { operation: "update_page", page: setup, into: intro },
+      {
+        operation: "insert_page",
+        title: "Links",
+        into: intro,
+        document: {
+          markdown: [
+            `[by id](/pages/${setup}#steps)`,
+            "[by path](/pages/intro/setup)",
+            "[md](/pages/intro/setup.md)",
+            "[readme](/pages/intro/README.md)",
+            "[first](/pages/README.md)",
+            "[sibling](./setup.md)",
+            "[up](../README.md)",
+            "[folder](./setup)",
+            `[file](/files/${logo.id})`,
+            "[outside](https://example.com/x)",
+            "[nowhere](./missing.md)"
+          ].join("\n\n") + "\n"
+        }
+      }
+    ])
+    expect(forms.status).toBe(200)
+    const links = (yield* pageAt("intro/links")).body.markdown as string
+    expect(links.split("\n\n").map((line) => line.trim())).toEqual([
+      `[by id](/pages/${setup}#steps)`,
+      `[by path](/pages/${setup})`,
+      `[md](/pages/${setup})`,
+      `[readme](/pages/${intro})`,
+      `[first](/pages/${intro})`,
+      `[sibling](/pages/${setup})`,
+      `[up](/pages/${intro})`,
+      `[folder](/pages/${setup})`,
+      `[file](/files/${logo.id})`,
+      "[outside](https://example.com/x)",
+      "nowhere"
+    ])
+
+    // revert_page: back to the change request's base (absent there: 400), or to a named revision.
+    const notInBase = yield* edit([{ operation: "revert_page", page: setup }])
+    expect(notInBase.status).toBe(400)
+    expect(notInBase.body.error.message).toMatch(/^changes\.0\.page: /)
+    const renamed = yield* edit([{ operation: "update_page", page: setup, title: "Set up", document: { markdown: "Changed.\n" } }])
+    expect(renamed.status).toBe(200)
+    const reverted = yield* edit([{ operation: "revert_page", page: setup, revision: revisionBefore }])
+    expect(reverted.body.changes).toMatchObject([{ object: "updated_page", page: { id: setup } }])
+    const back = yield* pageAt("intro/setup")
+    expect(back.body).toMatchObject({ title: "Setup" })
+    expect(back.body.markdown).toContain("## Steps")
+    const foreign = yield* edit([{ operation: "revert_page", page: setup, revision: "not-a-revision" }])
+    expect(foreign.status).toBe(400)
+
+    const linksPage = (yield* pageAt("intro/links")).body.id as string
+
+    // Merge; link status and backlinks follow the pages: a deleted page's links become broken.
+    expect((yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, { token: w.alice.token })).body.result).toBe(
+      "merge"
+    )
+    const backlinks = yield* call("GET", `/v1/spaces/${spaceId}/content/files/${logo.id}/backlinks`, { token: w.bob.token })
+    // The page that shows the image and the one that links the file.
+    expect(backlinks.body.items.map((b: { page: { id: string } }) => b.page.id).sort()).toEqual([intro, linksPage].sort())
+    const statusOf = () =>
+      Effect.map(
+        call("GET", `/v1/spaces/${spaceId}/links`, { token: w.bob.token }),
+        (answer) => ({ broken: answer.body.stats.broken.total, total: answer.body.stats.total })
+      )
+    const okBefore = yield* statusOf()
+    expect(okBefore.broken).toBe(0)
+    yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+      token: w.alice.token,
+      body: { changes: [{ operation: "delete_page", page: setup }] }
+    })
+    const after = yield* statusOf()
+    // Links to setup: one from intro and the by-id, by-path, md, sibling and folder ones.
+    expect(after).toEqual({ total: okBefore.total - 1, broken: 6 })
+    const broken = yield* call("GET", `/v1/spaces/${spaceId}/links?status=broken`, { token: w.bob.token })
+    expect(broken.body.items.every((l: { targetReference: { kind: string; page: string } }) => l.targetReference.page === setup)).toBe(true)
+  }).pipe(Effect.provide(testServer(storage, { fetch: { allow: ["loopback"] } })), Effect.scoped)
+
+describe("GitBook content changes on every storage", () => {
+  it.live("memory", () => contentChanges(MemoryStorage), 60_000)
+  it.live("embedded PostgreSQL (PGlite)", () => contentChanges(PgStorage.pipe(Layer.provide(PgliteClient()))), 60_000)
+  const url = process.env["OCTAVO_TEST_DATABASE_URL"]
+  if (url !== undefined && url !== "") {
+    it.live("PostgreSQL server", () => contentChanges(PgStorage.pipe(Layer.provide(PgServerClientInFreshSchema(url)))), 60_000)
+  }
+})

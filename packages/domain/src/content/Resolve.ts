@@ -1,0 +1,143 @@
+import type { FileId, PageId } from "../shared/Ids.js"
+import type { ContentPage, RevisionContent } from "./Page.js"
+
+// Where a link written in a page leads, in the forms GitBook accepts (the `updateChangeRequestContent`
+// description): page ids and paths under `/pages/`, Git-style markdown paths relative to the page,
+// batch refs, and `/files/<fileId>`. Stored links are canonical: `/pages/<pageId>[#anchor]` and
+// `/files/<fileId>`, so that a link follows its page through renames and moves.
+
+export type Reached =
+  /** Outside the content (a URL with a scheme, `//host`, `mailto:`), or an anchor of the page itself. */
+  | { readonly kind: "external" }
+  | { readonly kind: "page"; readonly page: PageId; readonly anchor: string | undefined }
+  | { readonly kind: "file"; readonly file: FileId }
+  /** Meant for the content, but nothing there answers to it. */
+  | { readonly kind: "nowhere" }
+
+/** Batch-local names given by `ref` on `insert_page` and `insert_files`. */
+export interface BatchRefs {
+  readonly pages: ReadonlyMap<string, PageId>
+  readonly files: ReadonlyMap<string, FileId>
+}
+
+export const noRefs: BatchRefs = { pages: new Map(), files: new Map() }
+
+/** The canonical form of a reached target, as stored in markdown. */
+export const canonicalUrl = (reached: Reached): string | undefined =>
+  reached.kind === "page"
+    ? `/pages/${reached.page}${reached.anchor === undefined ? "" : `#${reached.anchor}`}`
+    : reached.kind === "file"
+    ? `/files/${reached.file}`
+    : undefined
+
+const byPosition = (a: ContentPage, b: ContentPage) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1)
+
+const hasScheme = /^[a-z][a-z0-9+.-]*:/i
+
+/** Joins `target` onto the directory `dir` (segments), resolving `.` and `..`; undefined above the root. */
+const join = (dir: ReadonlyArray<string>, target: string): string | undefined => {
+  const parts = target.startsWith("/") ? [] : [...dir]
+  for (const segment of target.split("/")) {
+    if (segment === "" || segment === ".") continue
+    if (segment === "..") {
+      if (parts.length === 0) return undefined
+      parts.pop()
+    } else parts.push(segment)
+  }
+  return parts.join("/")
+}
+
+const decode = (text: string): string => {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * The paths of a revision's pages, built once and shared by every link it resolves: each page by
+ * its slug path (`guides/install`), its Git file (`guides/install.md`, or `guides/README.md` for a
+ * page with subpages) and, for the first page, `README.md`.
+ */
+export const pathIndex = (content: RevisionContent) => {
+  const children = new Map<PageId | null, Array<ContentPage>>()
+  for (const page of content.pages.values()) {
+    const siblings = children.get(page.parentId) ?? []
+    siblings.push(page)
+    children.set(page.parentId, siblings)
+  }
+  const byPath = new Map<string, PageId>()
+  const pathOf = new Map<PageId, string>()
+  const gitFileOf = new Map<PageId, string>()
+  const visit = (parentId: PageId | null, prefix: string) => {
+    for (const page of (children.get(parentId) ?? []).sort(byPosition)) {
+      const path = prefix === "" ? page.slug : `${prefix}/${page.slug}`
+      pathOf.set(page.id, path)
+      const hasChildren = (children.get(page.id)?.length ?? 0) > 0
+      gitFileOf.set(page.id, hasChildren ? `${path}/README.md` : `${path}.md`)
+      for (const alias of [path, `${path}.md`, `${path}/README.md`, `${path}/readme.md`]) {
+        if (!byPath.has(alias)) byPath.set(alias, page.id)
+      }
+      visit(page.id, path)
+    }
+  }
+  visit(null, "")
+  const first = (children.get(null) ?? []).sort(byPosition).find((p) => p.kind === "document")
+  if (first !== undefined) {
+    byPath.set("README.md", first.id)
+    byPath.set("readme.md", first.id)
+    byPath.set("", first.id)
+    gitFileOf.set(first.id, "README.md")
+  }
+  const filesByName = new Map<string, FileId>()
+  for (const file of content.files.values()) if (!filesByName.has(file.name)) filesByName.set(file.name, file.id)
+  return { byPath, pathOf, gitFileOf, filesByName }
+}
+export type PathIndex = ReturnType<typeof pathIndex>
+
+/** Where `url`, written in page `from`, leads in `content`. */
+export const resolveLink = (
+  content: RevisionContent,
+  paths: PathIndex,
+  from: PageId,
+  url: string,
+  refs: BatchRefs = noRefs
+): Reached => {
+  const raw = url.trim()
+  if (raw === "" || raw.startsWith("#") || raw.startsWith("//") || hasScheme.test(raw)) return { kind: "external" }
+  const hash = raw.indexOf("#")
+  const anchor = hash === -1 ? undefined : raw.slice(hash + 1) || undefined
+  const target = decode(raw.slice(0, hash === -1 ? raw.length : hash).replace(/\?.*$/, ""))
+  const page = (id: PageId | undefined): Reached => id === undefined ? { kind: "nowhere" } : { kind: "page", page: id, anchor }
+  const file = (id: FileId | undefined): Reached => id === undefined ? { kind: "nowhere" } : { kind: "file", file: id }
+
+  if (target.startsWith("/pages/")) {
+    const rest = target.slice("/pages/".length).replace(/\/+$/, "")
+    const byId = content.pages.get(rest as PageId)
+    return page(byId?.id ?? paths.byPath.get(rest))
+  }
+  if (target.startsWith("/files/")) {
+    const id = target.slice("/files/".length).replace(/\/+$/, "") as FileId
+    return file(content.files.has(id) ? id : undefined)
+  }
+
+  // Batch refs: `./<ref>`, `<ref>`, and `./<ref>.md` for a page.
+  const bare = target.replace(/^\.\//, "")
+  const pageRef = refs.pages.get(bare) ?? refs.pages.get(bare.replace(/\.md$/i, ""))
+  if (pageRef !== undefined) return page(pageRef)
+  const fileRef = refs.files.get(bare)
+  if (fileRef !== undefined) return file(fileRef)
+
+  // A Git path, relative to the directory of the page's Git file, or from the root.
+  const gitFile = paths.gitFileOf.get(from) ?? ""
+  const dir = gitFile.split("/").slice(0, -1)
+  const joined = join(dir, target)
+  if (joined === undefined) return { kind: "nowhere" }
+  const cleaned = joined.replace(/\/+$/, "")
+  const found = paths.byPath.get(cleaned)
+  if (found !== undefined) return page(found)
+  // Files: by their name, wherever the path put them (`.gitbook/assets/<name>`, `../assets/<name>`).
+  const name = cleaned.split("/").pop() ?? ""
+  return file(name === "" ? undefined : paths.filesByName.get(name))
+}
