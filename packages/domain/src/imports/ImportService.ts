@@ -266,23 +266,27 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
           takenFiles.add(unique)
           return [image.url, unique] as const
         }))
+        // Links to imported pages name them by id, images their file by a batch ref; both resolve when the batch applies.
+        const imageRefs = new Map(site.images.map((image, i) => [image.url, `image-${i}`] as const))
         const rewrite = {
           link: (url: string) => {
             const target = site.aliases.get(withoutFragment(url))
-            const path = target === undefined ? undefined : paths.get(target)
-            return path === undefined ? url : `/${path}${url.includes("#") ? url.slice(url.indexOf("#")) : ""}`
+            const id = target === undefined ? undefined : ids.get(target)
+            return id === undefined ? url : `/pages/${id}${url.includes("#") ? url.slice(url.indexOf("#")) : ""}`
           },
           image: (url: string) => {
-            const name = fileNames.get(url)
-            return name === undefined ? url : `.gitbook/assets/${name}`
+            const ref = imageRefs.get(url)
+            return ref === undefined ? url : `./${ref}`
           }
         }
         const changes: Array<AppliedChange> = []
-        if (site.images.length > 0) {
+        // At most 20 files a change, as for any caller.
+        for (let start = 0; start < site.images.length; start += 20) {
           changes.push({
-            type: "insert_files",
-            files: site.images.map((image) => ({
+            operation: "insert_files",
+            files: site.images.slice(start, start + 20).map((image) => ({
               name: fileNames.get(image.url) as string,
+              ref: imageRefs.get(image.url) as string,
               contentType: image.contentType,
               base64: toBase64(image.bytes)
             }))
@@ -291,7 +295,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
         for (const page of ordered) {
           const parent = parentOf.get(page.url) ?? null
           changes.push({
-            type: "insert_page",
+            operation: "insert_page",
             id: ids.get(page.url) as PageId,
             title: titles.get(page.url) as string,
             slug: slugs.get(page.url) as string,
