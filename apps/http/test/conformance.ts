@@ -219,59 +219,81 @@ const siblingsValidator = (pointer: string, schema: Record<string, unknown>): Va
   return compiled
 }
 
+/** A mismatch found in a body, relative to where the explanation started, with the ajv keyword it broke. */
+interface Explained extends Found {
+  readonly keyword: string
+}
+
+const depthOf = (pointer: string) => pointer === "" ? 0 : pointer.split("/").length - 1
+
 /**
- * An instance's mismatches against a compiled schema. When it matches none of a `oneOf`/`anyOf`'s
- * alternatives, ajv reports every alternative's errors; this keeps the closest alternative's only
- * (the one without a wrong discriminant, then with the fewest errors), so that a document of
- * blocks does not answer hundreds of lines for one missing field.
+ * An instance's mismatches against a compiled schema, with pointers relative to the instance. When
+ * it matches none of a `oneOf`/`anyOf`'s alternatives, ajv reports every alternative's errors; this
+ * keeps the closest alternative's only, itself explained the same way, so that a document of blocks
+ * does not answer hundreds of lines for one missing field. The closest: the one whose type or kind
+ * (`type`, `object`…) is right, then the one that matched deepest into the body, then the one with
+ * the fewest mismatches.
  */
-const explain = (validate: ValidateFunction, instance: unknown, base: string): Array<Found> => {
+const explain = (validate: ValidateFunction, instance: unknown): Array<Explained> => {
   if (validate(instance)) return []
   let errors: ReadonlyArray<ErrorObject> = [...(validate.errors ?? [])]
-  const found: Array<Found> = []
+  const found: Array<Explained> = []
+  const at = (prefix: string) => (e: Explained): Explained => ({ ...e, pointer: `${prefix}${e.pointer}` })
   for (;;) {
     const choices = errors.filter((e) =>
       (e.keyword === "oneOf" || e.keyword === "anyOf") && isObject(e.parentSchema) && locations.has(e.parentSchema)
     )
-    const depth = (e: ErrorObject) => e.instancePath.split("/").length
     // The outermost choice: the shallowest, and of those at one place the last reported (ajv reports a choice after its alternatives).
     const choice = choices.reduce<ErrorObject | undefined>(
-      (best, e) => best === undefined || depth(e) <= depth(best) ? e : best,
+      (best, e) => best === undefined || depthOf(e.instancePath) <= depthOf(best.instancePath) ? e : best,
       undefined
     )
     if (choice === undefined) break
-    const at = choice.instancePath
+    const place = choice.instancePath
     const schema = choice.parentSchema as Record<string, unknown>
     const pointer = locations.get(schema) ?? ""
     const alternatives = (schema[choice.keyword] as ReadonlyArray<unknown> | undefined) ?? []
-    const sub = instanceAt(instance, at)
+    const sub = instanceAt(instance, place)
     const siblings = siblingsValidator(pointer, schema)
-    if (siblings !== undefined) found.push(...explain(siblings, sub, `${base}${at}`))
+    if (siblings !== undefined) found.push(...explain(siblings, sub).map(at(place)))
     const scored = alternatives.map((alternative, i) => {
       const alternativePointer = `${pointer}/${choice.keyword}/${i}`
-      const check = validatorAt(alternativePointer)
-      check(sub)
-      const wrong = (check.errors ?? []).filter((e) =>
-        (e.keyword === "type" && e.instancePath === "") ||
-        ((e.keyword === "enum" || e.keyword === "const") && e.instancePath.split("/").length === 2)
+      const explained = explain(validatorAt(alternativePointer), sub)
+      const wrong = explained.filter((e) =>
+        (e.keyword === "type" && e.pointer === "") || ((e.keyword === "enum" || e.keyword === "const") && depthOf(e.pointer) === 1)
       ).length
+      const deepest = Math.max(
+        0,
+        ...explained.map((e) =>
+          depthOf(e.pointer)
+        )
+      )
       const name = isObject(alternative) && typeof alternative["$ref"] === "string" ? alternative["$ref"] : alternativePointer
-      return { check, name, wrong, count: (check.errors ?? []).length }
+      return { explained, name, score: [wrong, -deepest, explained.length] as const }
     })
+    const compare = (a: typeof scored[number], b: typeof scored[number]) =>
+      a.score[0] - b.score[0] || a.score[1] - b.score[1] || a.score[2] - b.score[2]
     const closest = scored.reduce<typeof scored[number] | undefined>(
-      (best, s) => best === undefined || s.wrong < best.wrong || (s.wrong === best.wrong && s.count < best.count) ? s : best,
+      (best, s) => best === undefined || compare(s, best) < 0 ? s : best,
       undefined
     )
+    // Alternatives as close as the closest are named too; the rules that follow are the first one's.
+    const tied = scored.filter((s) => closest !== undefined && s !== closest && compare(s, closest) === 0)
+    const notes = [
+      ...(tied.length === 0 ? [] : [` (as close: ${tied.map((s) => s.name).join(", ")})`]),
+      ...(closest !== undefined && closest.score[0] > 0 ? [" (none takes its type or kind)"] : [])
+    ].join("")
     found.push({
-      pointer: `${base}${at}`,
+      pointer: place,
+      keyword: choice.keyword,
       rule: `${choice.keyword}: matches none of its ${alternatives.length} shapes; the closest is ${
         closest?.name ?? "none"
-      } (${pointer}/${choice.keyword})`
+      }${notes} (${pointer}/${choice.keyword})`
     })
-    if (closest !== undefined) found.push(...explain(closest.check, sub, `${base}${at}`))
-    errors = errors.filter((e) => !isWithin(e.instancePath, at))
+    if (closest !== undefined) found.push(...closest.explained.map(at(place)))
+    errors = errors.filter((e) => !isWithin(e.instancePath, place))
   }
-  return [...found, ...errors.map((error) => ({ pointer: `${base}${error.instancePath}`, rule: ruleOf(error) }))]
+  return [...found, ...errors.map((error) => ({ pointer: error.instancePath, keyword: error.keyword, rule: ruleOf(error) }))]
 }
 
 const hasJsonBody = (response: ResponseObject | undefined): boolean =>
@@ -315,7 +337,7 @@ export const checkAnswer = (method: string, path: string, status: number, body: 
     }]
   }
   const validate = validatorAt(`${resolved.pointer}/content/application~1json/schema`)
-  return explain(validate, body, "").map((found) => ({ operation: name, status, ...found }))
+  return explain(validate, body).map(({ pointer, rule }) => ({ operation: name, status, pointer, rule }))
 }
 
 const collected = new Map<string, Mismatch>()
