@@ -350,6 +350,19 @@ export const recordAnswer = (method: string, path: string, status: number, body:
   }
 }
 
+/**
+ * `fetch`, with each JSON answer recorded like the harness's: for clients that make their own
+ * requests (GitBook's official client takes it as `serviceBinding: { fetch }`).
+ */
+export const checkedFetch: typeof fetch = async (input, init) => {
+  const request = new Request(input, init)
+  const response = await fetch(request)
+  const text = await response.clone().text()
+  const json = (response.headers.get("content-type") ?? "").includes("json")
+  recordAnswer(request.method, new URL(request.url).pathname, response.status, text === "" ? undefined : json ? JSON.parse(text) : text)
+  return response
+}
+
 /** The mismatches recorded so far, emptied. */
 export const takeMismatches = (): ReadonlyArray<Mismatch> => {
   const all = [...collected.values()]

@@ -6,6 +6,7 @@ import type { Api, ContentType, MemberRole } from "@gitbook/api/client"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { checkedFetch } from "./conformance.js"
 import { testServer } from "./harness.js"
 import { newUser } from "./scenario.js"
 
@@ -18,7 +19,12 @@ const clientFor = (token: string) =>
     const address = (yield* HttpServer.HttpServer).address
     if (address._tag !== "TcpAddress") throw new Error("expected a TCP server")
     // At run time it is that class; only its declared type is lost on the way.
-    return new GitBookAPI({ endpoint: `http://127.0.0.1:${address.port}`, authToken: token }) as unknown as Api<
+    // Its requests go through the conformance check, as the harness's do.
+    return new GitBookAPI({
+      endpoint: `http://127.0.0.1:${address.port}`,
+      authToken: token,
+      serviceBinding: { fetch: checkedFetch }
+    }) as unknown as Api<
       { readonly authToken?: string }
     >
   })
