@@ -2,7 +2,21 @@
 export type * from "./nodes.js"
 export { parse } from "./parse.js"
 export { stringify } from "./stringify.js"
-export type { LayoutPart, PageFields, PageMarkdown } from "./page.js"
+export type { LayoutPart, PageFields, PageLayout, PageMarkdown } from "./page.js"
 export { layoutParts, readPage, writePage } from "./page.js"
 export type { Section } from "./text.js"
 export { anchorOf, plainText, sections, slugify } from "./text.js"
+export type { Link, LinkKind } from "./links.js"
+export { linksOf, rewriteLinks } from "./links.js"
+export type {
+  DocumentBlock,
+  DocumentContentRef,
+  DocumentFragment,
+  DocumentInline,
+  DocumentLeaf,
+  DocumentMark,
+  DocumentText,
+  JSONDocument,
+  MarkType
+} from "./document.js"
+export { fromDocument, refOf, toDocument, urlOf } from "./document.js"

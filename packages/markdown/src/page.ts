@@ -7,6 +7,8 @@ import { textOf } from "./text.js"
 export type LayoutPart = "cover" | "title" | "description" | "tableOfContents" | "outline" | "pagination"
 export const layoutParts: ReadonlyArray<LayoutPart> = ["cover", "title", "description", "tableOfContents", "outline", "pagination"]
 
+export type PageLayout = Readonly<Partial<Record<LayoutPart, boolean>> & { coverSize?: string }>
+
 /** What a page's markdown says about the page, besides its body: GitBook's front matter, and its title. */
 export interface PageFields {
   readonly title?: string
@@ -15,8 +17,8 @@ export interface PageFields {
   readonly hidden?: boolean
   readonly cover?: string
   readonly coverY?: number
-  /** `layout.<part>.visible`, for the parts the front matter names. */
-  readonly layout?: Readonly<Partial<Record<LayoutPart, boolean>>>
+  /** `layout.<part>.visible`, for the parts the front matter names, and `layout.cover.size`. */
+  readonly layout?: PageLayout
   readonly noIndex?: boolean
   readonly noRobotsIndex?: boolean
 }
@@ -49,13 +51,15 @@ const readFields = (yaml: string): Fields | undefined => {
     return typeof field === "string" ? field : typeof field === "number" ? String(field) : undefined
   }
   const flag = (key: string) => (typeof value[key] === "boolean" ? value[key] : undefined)
-  const layout: Partial<Record<LayoutPart, boolean>> = {}
+  const layout: Partial<Record<LayoutPart, boolean>> & { coverSize?: string } = {}
   const parts = value["layout"]
   if (isRecord(parts)) {
     for (const part of layoutParts) {
       const entry = parts[part]
       if (isRecord(entry) && typeof entry["visible"] === "boolean") layout[part] = entry["visible"]
     }
+    const cover = parts["cover"]
+    if (isRecord(cover) && typeof cover["size"] === "string") layout.coverSize = cover["size"]
   }
   const coverY = value["coverY"]
   const fields: { -readonly [K in keyof Fields]: Fields[K] } = {}
@@ -140,11 +144,12 @@ export const writePage = (fields: PageFields, body: string): string => {
   if (fields.cover !== undefined) front["cover"] = fields.cover
   if (fields.coverY !== undefined) front["coverY"] = fields.coverY
   if (fields.layout !== undefined) {
-    const layout: Record<string, { visible: boolean }> = {}
+    const layout: Record<string, { visible?: boolean; size?: string }> = {}
     for (const part of layoutParts) {
       const visible = fields.layout[part]
       if (visible !== undefined) layout[part] = { visible }
     }
+    if (fields.layout.coverSize !== undefined) layout["cover"] = { ...layout["cover"], size: fields.layout.coverSize }
     if (Object.keys(layout).length > 0) front["layout"] = layout
   }
   if (fields.hidden !== undefined) front["hidden"] = fields.hidden

@@ -70,8 +70,13 @@ const options: Options = {
   listItemIndent: "one",
   extensions: [gfmToMarkdown(), frontmatterToMarkdown(["yaml"]), mathToMarkdown({ singleDollarTextMath: false })],
   handlers: { hint, tabs, tab, embed, file, contentRef, include, expandable, figure, code },
-  // Text that would read as a tag line is escaped: `\{% … %}`.
-  unsafe: [{ character: "{", after: "%", atBreak: true }]
+  // Text that would read as a tag line is escaped: `\{% … %}`; so are dollars next to dollars, which
+  // would read as math (or spoil the `$$` of math next to them).
+  unsafe: [
+    { character: "{", after: "%", atBreak: true },
+    { character: "$", after: "\\$", inConstruct: "phrasing" },
+    { character: "$", before: "\\$", inConstruct: "phrasing" }
+  ]
 }
 
 /** Mdast (with GitBook's nodes) as GitBook markdown: `*` bullets, fenced code, `{% … %}` tags. */

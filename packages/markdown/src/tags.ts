@@ -58,7 +58,8 @@ export const readLiquid = (line: string): LiquidTag | undefined => {
     const close = text.indexOf(quote ?? "", start)
     if (close === -1 || close >= end) return undefined
     i = close + 1
-    return { value: text.slice(start, close), start, end: close }
+    const value = text.slice(start, close)
+    return { value: quote === "\"" ? value.replace(/&quot;/g, "\"") : value, start, end: close }
   }
   while (true) {
     const before = i
@@ -94,12 +95,15 @@ export const readLiquid = (line: string): LiquidTag | undefined => {
   return { name, attributes, args }
 }
 
-/** A value written into a tag: on one line, in quotes that it does not contain. */
+/**
+ * A value written into a tag: on one line, in quotes that it does not contain. Liquid has no escape
+ * for a quote; a value with both kinds has its `"` written `&quot;`, which `readLiquid` reads back.
+ */
 export const tagValue = (value: string): string => {
   const line = value.replace(/[\r\n]+/g, " ")
   if (!line.includes("\"")) return `"${line}"`
   if (!line.includes("'")) return `'${line}'`
-  return `"${line.replace(/"/g, "'")}"`
+  return `"${line.replace(/"/g, "&quot;")}"`
 }
 
 /** A url written into a tag: quotes are percent-encoded, so the quoting never changes. */

@@ -37,7 +37,7 @@ describe("readPage", () => {
       icon: "book",
       cover: ".gitbook/assets/cover.png",
       coverY: -12.5,
-      layout: { cover: false, outline: true, pagination: false },
+      layout: { cover: false, coverSize: "full", outline: true, pagination: false },
       hidden: true,
       noIndex: true,
       noRobotsIndex: false
@@ -105,7 +105,7 @@ describe("writePage", () => {
       icon: "book",
       cover: "c.png",
       coverY: 3,
-      layout: { cover: true, title: false, description: true, tableOfContents: false, outline: true, pagination: false },
+      layout: { cover: true, coverSize: "hero", title: false, description: true, tableOfContents: false, outline: true, pagination: false },
       hidden: false,
       noIndex: true,
       noRobotsIndex: true
