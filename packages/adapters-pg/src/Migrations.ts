@@ -4,7 +4,7 @@ import type { Effect } from "effect"
 import { contentMigrations } from "./content/index.js"
 import { identityMigrations } from "./identity/index.js"
 import { guestInvitesMigration, organizationsMigrations } from "./organizations/index.js"
-import { searchMigrations } from "./search/index.js"
+import { searchMigrations, searchPageContextMigration } from "./search/index.js"
 import { type Migration, migrateTo } from "./shared/index.js"
 import { defaultLevelsAndIconsMigration, spacesMigrations } from "./spaces/index.js"
 
@@ -20,6 +20,7 @@ export const migrations: ReadonlyArray<Migration> = [
   ...contentMigrations,
   ...searchMigrations,
   defaultLevelsAndIconsMigration,
+  searchPageContextMigration,
   guestInvitesMigration
 ]
 

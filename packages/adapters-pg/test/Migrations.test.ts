@@ -65,6 +65,7 @@ describe("migrate", () => {
       [5, "search documents", "07291f78b2f295e772443cfff7dd26c0c8a6d33d01218086b654d7268d99d2d1"],
       [6, "search spaces", "5388f98ee170d99ae1c8f8b7d88b9469f6e0b231eb0712baf3bf523ca67b36dd"],
       [7, "default levels inherit or none, space icons", "9826015fd56d72bef750c044afbbb15c56b6dbf113df27530d33c216ce728bd6"],
+      [8, "search documents with descriptions and ancestors", "ad783ee6ddbad03d1422f905a828f9a7f3417a06ad450929c8f1d16674334c1b"],
       [9, "guest link invites", "9d47e730cfa850ac34c4165ca467457d2ea4dc8d436402c37e7cdef5b053c5b2"]
     ])
   })

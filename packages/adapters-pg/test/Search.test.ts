@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import {
+  compareKeysets,
   countMatches,
   type Keyset,
   type Page,
@@ -31,7 +32,9 @@ const doc = (
   page: string,
   fields: {
     readonly title?: string
+    readonly description?: string
     readonly path?: string
+    readonly ancestors?: SearchDocument["ancestors"]
     readonly sections?: ReadonlyArray<Section>
     readonly titleLexemes?: ReadonlyArray<string>
     readonly body?: ReadonlyArray<string>
@@ -42,7 +45,9 @@ const doc = (
     spaceId: F.spaceId(space),
     pageId: F.pageId(page),
     title: fields.title ?? `Title ${page}`,
+    description: fields.description ?? "",
     path: fields.path ?? page.toLowerCase(),
+    ancestors: fields.ancestors ?? [],
     sections: fields.sections ?? [],
     titleLexemes,
     lexemes: [...new Set([...titleLexemes, ...(fields.body ?? [])])]
@@ -63,35 +68,39 @@ const comparable = (page: Page<PageHit>): Page<PageHit> => ({
 
 const pageIdsOf = (page: Page<PageHit>) => page.items.map((hit) => hit.document.pageId as string)
 
-// The port's definition, computed in memory with the domain's own matching, ranking and paging.
+const pageKeyset = (hit: Pick<PageHit, "document" | "matched" | "titleMatched">): Keyset => [pageKeyOf(hit), hit.document.pageId]
+
+// The port's definition, computed in memory with the domain's own matching, ranking and paging:
+// every hit of the spaces in the order of `pages`, numbered from 1 in that order.
 const referenceHits = (documents: Iterable<SearchDocument>, spaceIds: ReadonlyArray<SpaceId>, terms: ReadonlyArray<SearchTerm>) => {
-  const hits: Array<PageHit> = []
+  const hits: Array<Omit<PageHit, "position">> = []
   for (const document of documents) {
     if (!spaceIds.includes(document.spaceId)) continue
     const matched = countMatches(document.lexemes, terms)
     if (matched > 0) hits.push({ document: sortedLexemes(document), matched, titleMatched: countMatches(document.titleLexemes, terms) })
   }
-  return hits
+  return hits.sort((a, b) => compareKeysets(pageKeyset(a), pageKeyset(b))).map((hit, i): PageHit => ({ ...hit, position: i + 1 }))
 }
 
 const referencePages = (documents: Iterable<SearchDocument>, spaceIds: ReadonlyArray<SpaceId>, terms: ReadonlyArray<SearchTerm>) => {
   const hits = referenceHits(documents, spaceIds, terms)
-  return (request: PageRequest): Page<PageHit> => pageInMemory(hits, (hit): Keyset => [pageKeyOf(hit), hit.document.pageId], "asc", request)
+  return (request: PageRequest): Page<PageHit> => pageInMemory(hits, pageKeyset, "asc", request)
 }
 
 const referenceSpaces = (documents: Iterable<SearchDocument>, spaceIds: ReadonlyArray<SpaceId>, terms: ReadonlyArray<SearchTerm>) => {
   const best = new Map<SpaceId, number>()
-  for (const hit of referenceHits(documents, spaceIds, terms)) {
+  const hits = referenceHits(documents, spaceIds, terms)
+  for (const hit of hits) {
     const rank = rankOf(hit.matched, hit.titleMatched)
     best.set(hit.document.spaceId, Math.min(best.get(hit.document.spaceId) ?? Infinity, rank))
   }
   const found = Array.from(best, ([spaceId, rank]) => ({ spaceId, rank }))
   return (request: PageRequest, perSpace = 0): Page<SpaceHit> => {
     const page = pageInMemory(found, (hit): Keyset => [hit.rank, hit.spaceId], "asc", request)
-    // Each space's best pages: the first of its own pages.
+    // Each space's best pages: the first of its own pages, with their positions among all the spaces'.
     const items = page.items.map((hit): SpaceHit => ({
       ...hit,
-      pages: perSpace === 0 ? [] : referencePages(documents, [hit.spaceId], terms)({ limit: perSpace, after: Option.none() }).items
+      pages: hits.filter((p) => p.document.spaceId === hit.spaceId).slice(0, perSpace)
     }))
     return { ...page, items }
   }
@@ -124,7 +133,12 @@ const documentArb = (space: string) =>
   fc.record({
     page: fc.constantFrom(...pageNames),
     title: fc.constantFrom("Installing", "Ünïcode 'title'", ""),
+    description: fc.constantFrom("", "A \"quoted\" 'description' 🎉"),
     path: fc.constantFrom(...paths),
+    ancestors: fc.array(
+      fc.record({ id: fc.constantFrom(...pageNames).map(F.pageId), title: fc.constantFrom("Guide", "Ünïcode \\ 'a'", "") }),
+      { maxLength: 2 }
+    ),
     sections: fc.array(sectionArb, { maxLength: 3 }),
     titleLexemes: fc.uniqueArray(fc.constantFrom(...vocabulary), { maxLength: 3 }),
     body: fc.uniqueArray(fc.constantFrom(...vocabulary), { maxLength: 8 })
@@ -204,8 +218,8 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
           const installed = yield* index.pages([space], [term("instal")], first)
           expect(comparable(installed)).toEqual({
             items: [
-              { document: sortedLexemes(a), matched: 1, titleMatched: 1 },
-              { document: sortedLexemes(b), matched: 1, titleMatched: 0 }
+              { document: sortedLexemes(a), matched: 1, titleMatched: 1, position: 1 },
+              { document: sortedLexemes(b), matched: 1, titleMatched: 0, position: 2 }
             ],
             count: 2,
             next: Option.none()
@@ -218,7 +232,7 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
           yield* index.update(space, [a2], [F.pageId("upd-b"), F.pageId("upd-never")])
           expect(pageIdsOf(yield* index.pages([space], [term("instal")], first))).toEqual([])
           expect(comparable(yield* index.pages([space], [term("run")], first)).items).toEqual([
-            { document: sortedLexemes(a2), matched: 1, titleMatched: 1 }
+            { document: sortedLexemes(a2), matched: 1, titleMatched: 1, position: 1 }
           ])
           // The other space's page with the same id is untouched.
           expect(pageIdsOf(yield* index.pages([other], [term("instal")], first))).toEqual(["upd-a"])
@@ -228,7 +242,7 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
           const b3 = doc("upd-s", "upd-b", { body: ["faq", "again"] })
           yield* index.update(space, [b2, b3], [F.pageId("upd-b"), F.pageId("upd-a")])
           expect(comparable(yield* index.pages([space], [term("faq"), term("run")], first)).items).toEqual([
-            { document: sortedLexemes(b3), matched: 1, titleMatched: 0 }
+            { document: sortedLexemes(b3), matched: 1, titleMatched: 0, position: 1 }
           ])
           // A document without lexemes is kept but never found.
           yield* index.update(space, [doc("upd-s", "upd-empty", { body: [] })], [])
@@ -268,12 +282,25 @@ const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>)
           yield* index.update(z, [doc("flt-z", "flt-1", { body: ["other"] })], [])
           const terms = [term("deploy"), term("hel", true)]
           expect(pageIdsOf(yield* index.pages([x], terms, first))).toEqual(["flt-1"])
-          expect((yield* index.pages([x, y, z], terms, first)).items.map((hit) => [hit.document.spaceId, hit.matched, hit.titleMatched]))
-            .toEqual([
-              ["flt-y", 2, 1],
-              ["flt-x", 2, 0],
-              ["flt-y", 1, 0]
-            ])
+          expect(
+            (yield* index.pages([x, y, z], terms, first)).items.map((
+              hit
+            ) => [hit.document.spaceId, hit.matched, hit.titleMatched, hit.position])
+          ).toEqual([
+            ["flt-y", 2, 1, 1],
+            ["flt-x", 2, 0, 2],
+            ["flt-y", 1, 0, 3]
+          ])
+          // A space's best pages keep their places among the pages of every space searched.
+          const grouped = yield* index.spaces([z, x, y], terms, 5, first)
+          expect(grouped.items.map((hit) => [hit.spaceId, hit.pages.map((p) => [p.document.pageId, p.position])])).toEqual([
+            [y, [["flt-1", 1], ["flt-2", 3]]],
+            [x, [["flt-1", 2]]]
+          ])
+          // A later page of results goes on numbering where the first stopped.
+          const firstOne = yield* index.pages([x, y, z], terms, { limit: 1, after: Option.none() })
+          const second = yield* index.pages([x, y, z], terms, { limit: 1, after: firstOne.next })
+          expect(second.items.map((hit) => hit.position)).toEqual([2])
           expect(yield* index.spaces([z, x, y], terms, 0, first)).toEqual({
             items: [{ spaceId: y, rank: rankOf(2, 1), pages: [] }, { spaceId: x, rank: rankOf(2, 0), pages: [] }],
             count: 2,

@@ -1,4 +1,5 @@
 import {
+  compareKeysets,
   countMatches,
   type Keyset,
   type PageHit,
@@ -12,20 +13,21 @@ import {
   type SpaceId
 } from "@octavo/domain"
 import { Effect, HashMap, Option } from "effect"
-import { change, firstPage, layerOver } from "../shared/index.js"
+import { change, layerOver } from "../shared/index.js"
 import { SpacesState } from "../spaces/index.js"
 import { SearchState } from "./State.js"
 
+const pageKeyset = (hit: Pick<PageHit, "document" | "matched" | "titleMatched">): Keyset => [pageKeyOf(hit), hit.document.pageId]
+
+/** The matching pages of these documents, in the order of `pages`, each with its position among them. */
 const hitsIn = (documents: Iterable<SearchDocument>, terms: ReadonlyArray<SearchTerm>): Array<PageHit> => {
-  const hits: Array<PageHit> = []
+  const hits: Array<Omit<PageHit, "position">> = []
   for (const document of documents) {
     const matched = countMatches(document.lexemes, terms)
     if (matched > 0) hits.push({ document, matched, titleMatched: countMatches(document.titleLexemes, terms) })
   }
-  return hits
+  return hits.sort((a, b) => compareKeysets(pageKeyset(a), pageKeyset(b))).map((hit, i) => ({ ...hit, position: i + 1 }))
 }
-
-const pageKeyset = (hit: PageHit): Keyset => [pageKeyOf(hit), hit.document.pageId]
 
 const noDocuments = HashMap.empty<string, SearchDocument>()
 
@@ -61,24 +63,23 @@ export const MemorySearchIndex = layerOver(SearchIndex, SearchState, ({ document
         revisions: HashMap.remove(s.revisions, spaceId)
       })),
     pages: (spaceIds, terms, page) =>
-      Effect.map(documentsOf(spaceIds), (held) => {
-        const hits = held.flatMap((documents) => hitsIn(HashMap.values(documents), terms))
-        return pageInMemory(hits, pageKeyset, "asc", page)
-      }),
+      Effect.map(
+        documentsOf(spaceIds),
+        (held) => pageInMemory(hitsIn(held.flatMap((documents) => [...HashMap.values(documents)]), terms), pageKeyset, "asc", page)
+      ),
     spaces: (spaceIds, terms, perSpace, page) =>
       Effect.map(documentsOf(spaceIds), (held) => {
-        const found: Array<SpaceHit> = []
-        held.forEach((documents, i) => {
-          const best = pageInMemory(hitsIn(HashMap.values(documents), terms), pageKeyset, "asc", firstPage(Math.max(perSpace, 1)))
-          const top = best.items[0]
-          if (top !== undefined) {
-            found.push({
-              spaceId: spaceIds[i] as SpaceId,
-              rank: rankOf(top.matched, top.titleMatched),
-              pages: best.items.slice(0, perSpace)
-            })
-          }
-        })
+        const bySpace = new Map<SpaceId, Array<PageHit>>()
+        for (const hit of hitsIn(held.flatMap((documents) => [...HashMap.values(documents)]), terms)) {
+          const pages = bySpace.get(hit.document.spaceId) ?? []
+          pages.push(hit)
+          bySpace.set(hit.document.spaceId, pages)
+        }
+        const found = Array.from(bySpace, ([spaceId, pages]): SpaceHit => ({
+          spaceId,
+          rank: rankOf(pages[0]!.matched, pages[0]!.titleMatched),
+          pages: pages.slice(0, perSpace)
+        }))
         return pageInMemory(found, (hit): Keyset => [hit.rank, hit.spaceId], "asc", page)
       })
   }

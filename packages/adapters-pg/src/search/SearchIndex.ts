@@ -11,9 +11,9 @@ import {
 } from "@octavo/domain"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
 import { findAll, findOne, Jsonb, rowOf } from "../shared/Rows.js"
-import { afterKeyset, selectPage } from "../shared/Sql.js"
+import { afterKeyset } from "../shared/Sql.js"
 
-// Rows per INSERT: seven parameters each, far below Postgres's 65,535.
+// Rows per INSERT: nine parameters each, far below Postgres's 65,535.
 const INSERT_CHUNK = 500
 
 // The index keeps whatever ids it is given: they are branded here, not checked again.
@@ -26,34 +26,44 @@ const RevisionId = Schema.String.pipe(Schema.brand("RevisionId"))
 const Section = Schema.Struct({ id: Schema.String, title: Schema.String, anchor: Schema.String, body: Schema.String })
 const Sections = Schema.Array(Section)
 const encodeSections = Schema.encodeSync(Jsonb(Sections))
+/** The pages above a page, as the domain's `Ancestor` (an interface) holds them. */
+const Ancestors = Schema.Array(Schema.Struct({ id: PageId, title: Schema.String }))
+const encodeAncestors = Schema.encodeSync(Jsonb(Ancestors))
 
 /** The domain's `SearchDocument` (an interface) as a schema, so that its row derives like an entity's. */
 const SearchDocument = Schema.Struct({
   spaceId: SpaceId,
   pageId: PageId,
   title: Schema.String,
+  description: Schema.String,
   path: Schema.String,
+  ancestors: Ancestors,
   sections: Sections,
   titleLexemes: Schema.Array(Schema.String),
   lexemes: Schema.Array(Schema.String)
 }) satisfies { readonly Type: SearchDocument }
 
-const PageHit = Schema.Struct({ document: SearchDocument, matched: Schema.Number, titleMatched: Schema.Number })
+const hitFields = { matched: Schema.Number, titleMatched: Schema.Number, position: Schema.Number }
+const PageHit = Schema.Struct({ document: SearchDocument, ...hitFields })
 
 // Lexemes come back as the tsvector keeps them: distinct and sorted, not in the order given.
-/** A matching document's row: its columns, with the terms it matched (`matching`). */
+/** A matching document's row: its columns, with the terms it matched (`matching`) and its position. */
 const PageHitRow = Schema.transform(
-  rowOf(Schema.Struct({ ...SearchDocument.fields, matched: Schema.Number, titleMatched: Schema.Number }), {
-    sections: Jsonb(Sections)
+  rowOf(Schema.Struct({ ...SearchDocument.fields, ...hitFields }), {
+    sections: Jsonb(Sections),
+    ancestors: Jsonb(Ancestors)
   }),
   Schema.typeSchema(PageHit),
   {
     strict: true,
-    decode: ({ matched, titleMatched, ...document }) => ({ document, matched, titleMatched }),
-    encode: ({ document, matched, titleMatched }) => ({ ...document, matched, titleMatched })
+    decode: ({ matched, position, titleMatched, ...document }) => ({ document, matched, titleMatched, position }),
+    encode: ({ document, matched, position, titleMatched }) => ({ ...document, matched, titleMatched, position })
   }
 ) satisfies { readonly Type: PageHit }
 const decodePageHit = Schema.decodeUnknown(PageHitRow)
+
+/** A row of `pages`: the total, then one row per page shown (nulls when none is), with its PageHitRow. */
+const PagesRow = Schema.Struct({ total: Schema.Number, page_id: Schema.NullOr(PageId) })
 
 /** A row of `spaces`: the total, then one row per page shown (nulls when no space is), with its PageHitRow. */
 const SpaceRow = Schema.Struct({
@@ -65,6 +75,8 @@ const SpaceRow = Schema.Struct({
 
 /** A term as tsquery text: the lexeme quoted, `:*` for a prefix. Lexemes hold no quote; doubling one keeps it literal. */
 const tsqueryOf = (term: SearchTerm): string => `'${term.lexeme.replace(/'/g, "''")}'${term.prefix ? ":*" : ""}`
+
+const pageKeyset = (hit: PageHit) => [pageKeyOf(hit), hit.document.pageId] as const
 
 const noHits = <A>(): Page<A> => ({ items: [], count: 0, next: Option.none() })
 
@@ -123,17 +135,21 @@ export const SearchIndexLive = Layer.effect(
           if (removed.length > 0) {
             yield* sql`DELETE FROM search_documents WHERE space_id = ${spaceId} AND page_id = ANY(${removed}::text[])`
           }
-          yield* Effect.forEach(Arr.chunksOf(lastOfEachPage(documents), INSERT_CHUNK), (chunk) =>
-            sql`INSERT INTO search_documents (space_id, page_id, title, path, sections, title_lexemes, lexemes)
+          yield* Effect.forEach(
+            Arr.chunksOf(lastOfEachPage(documents), INSERT_CHUNK),
+            (chunk) =>
+              sql`INSERT INTO search_documents (space_id, page_id, title, description, path, ancestors, sections, title_lexemes, lexemes)
               VALUES ${
-              sql.csv(chunk.map((d) =>
-                sql`(${spaceId}, ${d.pageId}, ${d.title}, ${d.path},
-                  ${encodeSections(d.sections)}::jsonb,
+                sql.csv(chunk.map((d) =>
+                  sql`(${spaceId}, ${d.pageId}, ${d.title}, ${d.description}, ${d.path},
+                  ${encodeAncestors(d.ancestors)}::jsonb, ${encodeSections(d.sections)}::jsonb,
                   array_to_tsvector(${d.titleLexemes}::text[]), array_to_tsvector(${d.lexemes}::text[]))`
-              ))
-            }
-              ON CONFLICT (space_id, page_id) DO UPDATE SET title = excluded.title, path = excluded.path,
-                sections = excluded.sections, title_lexemes = excluded.title_lexemes, lexemes = excluded.lexemes`, { discard: true })
+                ))
+              }
+              ON CONFLICT (space_id, page_id) DO UPDATE SET title = excluded.title, description = excluded.description,
+                path = excluded.path, ancestors = excluded.ancestors, sections = excluded.sections, title_lexemes = excluded.title_lexemes, lexemes = excluded.lexemes`,
+            { discard: true }
+          )
         })).pipe(Effect.orDie),
       indexedRevision: (spaceId) => Effect.map(indexedRevision(spaceId), Option.map((row) => row.revision_id)),
       markIndexed: (spaceId, revisionId) =>
@@ -148,18 +164,40 @@ export const SearchIndexLive = Layer.effect(
       pages: (spaceIds, terms, page) => {
         if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<PageHit>())
         const { from, where } = matching(spaceIds, terms)
-        return selectPage(sql, {
-          select: sql`d.space_id, d.page_id, d.title, d.path, d.sections,
-            tsvector_to_array(d.title_lexemes) AS title_lexemes, tsvector_to_array(d.lexemes) AS lexemes,
-            m.matched, m.title_matched`,
-          from: sql`${from} ${pageKey}`,
-          where,
-          keyset: { value: "k.page_key", id: "d.page_id", orderKey: true },
-          order: "asc",
-          page,
-          row: PageHitRow,
-          keysetOf: (hit) => [pageKeyOf(hit), hit.document.pageId]
-        })
+        const after = afterKeyset(sql, { value: "r.page_key", id: "r.page_id", orderKey: true }, "asc", page.after)
+        // Every match is numbered (its position) on the narrow columns; only the pages shown are read whole.
+        return sql`WITH ranked AS (
+            SELECT d.space_id, d.page_id, m.matched, m.title_matched, k.page_key,
+              row_number() OVER (ORDER BY k.page_key, d.page_id)::int AS position
+            ${from} ${pageKey} WHERE ${sql.and(where)}),
+          shown AS (SELECT * FROM ranked r WHERE ${after} ORDER BY r.page_key, r.page_id LIMIT ${page.limit + 1})
+          SELECT t.total, doc.space_id, doc.page_id, doc.title, doc.description, doc.path, doc.ancestors, doc.sections,
+            tsvector_to_array(doc.title_lexemes) AS title_lexemes, tsvector_to_array(doc.lexemes) AS lexemes,
+            shown.matched, shown.title_matched, shown.position
+          FROM (SELECT count(*)::int AS total FROM ranked) t
+            LEFT JOIN shown ON TRUE
+            LEFT JOIN search_documents doc ON doc.space_id = shown.space_id AND doc.page_id = shown.page_id
+          ORDER BY shown.page_key, shown.page_id`.pipe(
+          Effect.flatMap((rows) =>
+            Effect.gen(function*() {
+              const hits: Array<PageHit> = []
+              let total = 0
+              for (const found of rows) {
+                const row = yield* Schema.decodeUnknown(PagesRow)(found)
+                total = row.total
+                if (row.page_id !== null) hits.push(yield* decodePageHit(found))
+              }
+              const items = hits.slice(0, page.limit)
+              const last = items[items.length - 1]
+              return {
+                items,
+                count: total,
+                next: hits.length > page.limit && last !== undefined ? Option.some(pageKeyset(last)) : Option.none()
+              } satisfies Page<PageHit>
+            })
+          ),
+          Effect.orDie
+        )
       },
       spaces: (spaceIds, terms, perSpace, page) => {
         if (spaceIds.length === 0 || terms.length === 0) return Effect.succeed(noHits<SpaceHit>())
@@ -170,13 +208,14 @@ export const SearchIndexLive = Layer.effect(
         // take their best rank and are counted and paged; only the pages shown are read whole.
         return sql`WITH ranked AS (
             SELECT d.space_id, d.page_id, m.matched, m.title_matched, r.rank, k.page_key,
-              row_number() OVER (PARTITION BY d.space_id ORDER BY k.page_key, d.page_id) AS n
+              row_number() OVER (PARTITION BY d.space_id ORDER BY k.page_key, d.page_id) AS n,
+              row_number() OVER (ORDER BY k.page_key, d.page_id)::int AS position
             ${from} ${pageKey} WHERE ${sql.and(where)}),
           found AS (SELECT space_id, min(rank)::int AS rank FROM ranked GROUP BY space_id),
           shown AS (SELECT s.space_id, s.rank FROM found s WHERE ${after} ORDER BY s.rank, s.space_id LIMIT ${page.limit + 1})
-          SELECT t.total, shown.space_id, shown.rank, doc.page_id, doc.title, doc.path, doc.sections,
-            tsvector_to_array(doc.title_lexemes) AS title_lexemes, tsvector_to_array(doc.lexemes) AS lexemes,
-            ranked.matched, ranked.title_matched
+          SELECT t.total, shown.space_id, shown.rank, doc.page_id, doc.title, doc.description, doc.path, doc.ancestors,
+            doc.sections, tsvector_to_array(doc.title_lexemes) AS title_lexemes, tsvector_to_array(doc.lexemes) AS lexemes,
+            ranked.matched, ranked.title_matched, ranked.position
           FROM (SELECT count(*)::int AS total FROM found) t
             LEFT JOIN shown ON TRUE
             LEFT JOIN ranked ON ranked.space_id = shown.space_id AND ranked.n <= ${perSpace}

@@ -7,4 +7,5 @@ import { SearchIndexLive } from "./SearchIndex.js"
 export const PgSearch: Layer.Layer<SearchPorts, never, SqlClient.SqlClient> = SearchIndexLive
 
 export { searchMigrations } from "./migrations.js"
+export { migration as searchPageContextMigration } from "./migrations/0008_search_page_context.js"
 export { SearchIndexLive } from "./SearchIndex.js"

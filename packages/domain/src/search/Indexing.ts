@@ -3,7 +3,7 @@ import { pathOf } from "../content/Changes.js"
 import type { ContentDelta, ContentPage, RevisionContent } from "../content/Page.js"
 import { ContentIndexer } from "../content/Ports.js"
 import type { PageId, RevisionId, SpaceId } from "../shared/Ids.js"
-import { type SearchDocument, SearchIndex } from "./Ports.js"
+import { type Ancestor, type SearchDocument, SearchIndex } from "./Ports.js"
 import { lexemesOf, sectionsOf } from "./Text.js"
 
 /**
@@ -15,8 +15,26 @@ export const MAX_LEXEME_BYTES = 512 * 1024
 
 const utf8 = new TextEncoder()
 
-/** What the index keeps of a page at `path`. */
-export const documentOf = (spaceId: SpaceId, page: ContentPage, path: string): SearchDocument => {
+/** The pages above `page` in the revision, from the top one down to its parent. */
+export const ancestorsOf = (content: RevisionContent, page: ContentPage): ReadonlyArray<Ancestor> => {
+  const above: Array<Ancestor> = []
+  const seen = new Set<PageId>([page.id])
+  for (let id = page.parentId; id !== null && !seen.has(id); id = content.pages.get(id)?.parentId ?? null) {
+    seen.add(id)
+    const parent = content.pages.get(id)
+    if (parent === undefined) break
+    above.unshift({ id: parent.id, title: parent.title })
+  }
+  return above
+}
+
+/** What the index keeps of a page at `path`, under `ancestors`. */
+export const documentOf = (
+  spaceId: SpaceId,
+  page: ContentPage,
+  path: string,
+  ancestors: ReadonlyArray<Ancestor> = []
+): SearchDocument => {
   const sections = sectionsOf(page)
   const titleLexemes = lexemesOf(page.title)
   const lexemes = new Set<string>()
@@ -34,12 +52,26 @@ export const documentOf = (spaceId: SpaceId, page: ContentPage, path: string): S
   add(titleLexemes)
   add(lexemesOf(page.description ?? ""))
   for (const section of sections) add(lexemesOf(`${section.title} ${section.body}`))
-  return { spaceId, pageId: page.id, title: page.title, path, sections, titleLexemes: [...titleLexemes], lexemes: [...lexemes] }
+  return {
+    spaceId,
+    pageId: page.id,
+    title: page.title,
+    description: page.description ?? "",
+    path,
+    ancestors,
+    sections,
+    titleLexemes: [...titleLexemes],
+    lexemes: [...lexemes]
+  }
 }
+
+/** The document of a page of a revision, with its path and ancestors there. */
+const documentIn = (spaceId: SpaceId, content: RevisionContent, page: ContentPage): SearchDocument =>
+  documentOf(spaceId, page, pathOf(content, page), ancestorsOf(content, page))
 
 /**
  * The documents a new revision changes: pages the delta touched, and every page under one whose
- * slug or parent changed (their paths changed with it); and the pages it removed.
+ * slug, title or parent changed (their paths or ancestors changed with it); and the pages it removed.
  */
 export const documentsChanged = (
   spaceId: SpaceId,
@@ -48,16 +80,19 @@ export const documentsChanged = (
   delta: ContentDelta
 ): { readonly documents: ReadonlyArray<SearchDocument>; readonly removed: ReadonlyArray<PageId> } => {
   const touched = new Set<PageId>()
-  const moved = new Set<PageId>()
+  const reachBelow = new Set<PageId>()
   for (const page of delta.pages) {
     touched.add(page.id)
     const previous = before.pages.get(page.id)
-    if (previous !== undefined && (previous.slug !== page.slug || previous.parentId !== page.parentId)) moved.add(page.id)
+    if (
+      previous !== undefined &&
+      (previous.slug !== page.slug || previous.title !== page.title || previous.parentId !== page.parentId)
+    ) reachBelow.add(page.id)
   }
-  if (moved.size > 0) {
+  if (reachBelow.size > 0) {
     for (const page of after.pages.values()) {
       for (let parent = page.parentId; parent !== null; parent = after.pages.get(parent)?.parentId ?? null) {
-        if (moved.has(parent)) {
+        if (reachBelow.has(parent)) {
           touched.add(page.id)
           break
         }
@@ -67,7 +102,7 @@ export const documentsChanged = (
   const documents: Array<SearchDocument> = []
   for (const id of touched) {
     const page = after.pages.get(id)
-    if (page !== undefined) documents.push(documentOf(spaceId, page, pathOf(after, page)))
+    if (page !== undefined) documents.push(documentIn(spaceId, after, page))
   }
   return { documents, removed: delta.deletedPages.filter((id) => !after.pages.has(id)) }
 }
@@ -82,7 +117,7 @@ export const makeIndexing = Effect.gen(function*() {
       index.removeSpace(spaceId),
       content.pages.size === 0
         ? Effect.void
-        : index.update(spaceId, Array.from(content.pages.values(), (page) => documentOf(spaceId, page, pathOf(content, page))), []),
+        : index.update(spaceId, Array.from(content.pages.values(), (page) => documentIn(spaceId, content, page)), []),
       index.markIndexed(spaceId, revisionId)
     ], { discard: true })
 

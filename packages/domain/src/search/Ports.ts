@@ -13,13 +13,23 @@ export interface Section {
   readonly body: string
 }
 
+/** A page above a page found. */
+export interface Ancestor {
+  readonly id: PageId
+  readonly title: string
+}
+
 /** What the search index keeps of one page of a space's active revision. */
 export interface SearchDocument {
   readonly spaceId: SpaceId
   readonly pageId: PageId
   readonly title: string
+  /** The page's description, empty when it has none. */
+  readonly description: string
   /** The page's path in the revision. */
   readonly path: string
+  /** The pages above it in the revision, from the top one down to its parent. */
+  readonly ancestors: ReadonlyArray<Ancestor>
   readonly sections: ReadonlyArray<Section>
   /** Distinct lexemes of the title (see `lexemesOf`). */
   readonly titleLexemes: ReadonlyArray<string>
@@ -43,6 +53,8 @@ export interface PageHit {
   readonly matched: number
   /** How many of the terms match one of its `titleLexemes`. */
   readonly titleMatched: number
+  /** Its place, from 1, among all the pages that match in the spaces searched, in the order of `pages`. */
+  readonly position: number
 }
 
 /** A space with at least one matching page: the best `rankOf` among them, and its best pages. */
@@ -61,7 +73,8 @@ export interface SpaceHit {
  * - `pages`: keyset `[pageKeyOf(hit), pageId]` ascending, so more terms matched first, then
  *   more terms in the title, then by path.
  * - `spaces`: keyset `[rank, spaceId]` ascending.
- * `count` is the number of pages (spaces) with at least one term matched.
+ * `count` is the number of pages (spaces) with at least one term matched. A hit's `position` is
+ * its place in `pages` over all the spaces given, whichever of the two answers it.
  */
 export class SearchIndex extends Context.Tag("@octavo/domain/SearchIndex")<SearchIndex, {
   /** Replaces the documents of these pages of the space (same space id) and removes the documents of `removed`. */

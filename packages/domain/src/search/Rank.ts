@@ -10,6 +10,17 @@ export const MAX_TERMS = 16
 export const rankOf = (matched: number, titleMatched: number): number =>
   (MAX_TERMS - matched) * (MAX_TERMS + 1) + (MAX_TERMS - titleMatched)
 
+/** The rank no hit reaches: that of a page matching no term. */
+const WORST_RANK = rankOf(0, 0)
+
+/**
+ * A result's relevance score, higher first (GitBook's `score`): the mirror image of its rank, so
+ * each term matched counts MAX_TERMS + 1 and each term matched in the title one more.
+ */
+export const scoreOfRank = (rank: number): number => WORST_RANK - rank
+
+export const scoreOf = (matched: number, titleMatched: number): number => scoreOfRank(rankOf(matched, titleMatched))
+
 /**
  * The sort key of a page hit: its rank as three digits, a space, then its path, so equally
  * ranked pages come in path order. Paths are ASCII (slugs), so byte and code-unit order agree.

@@ -7,12 +7,13 @@ import { SpaceAccess } from "../spaces/SpaceAccess.js"
 import { RevisionContentRepository } from "../content/Ports.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { makeIndexing } from "./Indexing.js"
-import { type PageHit, SearchIndex, type SearchTerm, type Section } from "./Ports.js"
-import { countMatches, MAX_TERMS, termMatches } from "./Rank.js"
+import { type Ancestor, type PageHit, SearchIndex, type SearchTerm, type Section } from "./Ports.js"
+import { countMatches, MAX_TERMS, scoreOf, scoreOfRank, termMatches } from "./Rank.js"
 import { isStopWord, lexemesOf, wordsOf } from "./Text.js"
 import { stem } from "./Stemmer.js"
 
-export const SearchInput = Schema.Struct({ query: boundedString({ min: 1, max: 512 }) })
+/** A query of up to 512 characters; one with no word to look for (empty, say) finds nothing. */
+export const SearchInput = Schema.Struct({ query: boundedString({ max: 512 }) })
 export type SearchInput = typeof SearchInput.Type
 
 /** Pages shown under each space of an organization search, best first. */
@@ -82,35 +83,61 @@ const snippet = (body: string, terms: ReadonlyArray<SearchTerm>): string => {
   return `${from > 0 ? "…" : ""}${cut}${from + SNIPPET_LENGTH < body.length ? "…" : ""}`
 }
 
-/** A page found, with the sections that match (the first one when only the title did). */
+/** Whether a result matched on the page's own fields (title, description) or on a section's content. */
+export type ResultType = "page" | "section"
+
+/** A section shown in a result, with its score: how many of the terms it matches (0 for a page matched by its fields alone). */
+export interface SectionResult extends Section {
+  readonly score: number
+  readonly resultType: ResultType
+}
+
+/** A page found, with the sections that match (the first one when only the page's fields did). */
 export interface PageResult {
   readonly pageId: PageId
   readonly title: string
+  readonly description: string
   readonly path: string
-  readonly sections: ReadonlyArray<Section>
+  readonly ancestors: ReadonlyArray<Ancestor>
+  /** Higher for more terms matched, then more of them in the title (`scoreOf`). */
+  readonly score: number
+  /** Its place, from 1, among every page found, however the results are paged or grouped. */
+  readonly rank: number
+  readonly resultType: ResultType
+  readonly sections: ReadonlyArray<SectionResult>
 }
 
-/** A space found, with its best pages. */
+/** A space found, with its best pages; it scores as its best page. */
 export interface SpaceResult {
   readonly space: Space
+  readonly score: number
   readonly pages: ReadonlyArray<PageResult>
 }
 
 const resultOf = (hit: PageHit, terms: ReadonlyArray<SearchTerm>): PageResult => {
   const { document } = hit
-  const matching: Array<Section> = []
+  const matching: Array<SectionResult> = []
   let budget = SCAN_LENGTH
   for (const section of document.sections) {
     if (budget <= 0 || matching.length === SECTIONS_PER_PAGE) break
     const text = `${section.title} ${section.body.slice(0, budget)}`
     budget -= text.length
-    if (countMatches(lexemesOf(text), terms) > 0) matching.push(section)
+    const score = countMatches(lexemesOf(text), terms)
+    if (score > 0) matching.push({ ...section, score, resultType: "section" })
   }
-  const shown = (matching.length > 0 ? matching : document.sections.slice(0, 1)).slice(0, SECTIONS_PER_PAGE)
+  const shown = matching.length > 0
+    ? matching
+    : document.sections.slice(0, 1).map((s): SectionResult => ({ ...s, score: 0, resultType: "page" }))
   return {
     pageId: document.pageId,
     title: document.title,
+    description: document.description,
     path: document.path,
+    ancestors: document.ancestors,
+    score: scoreOf(hit.matched, hit.titleMatched),
+    rank: hit.position,
+    // A page whose title matched is found for itself, even when its sections match too.
+    resultType: hit.titleMatched > 0 || matching.length === 0 ? "page" : "section",
     sections: shown.map((s) => ({ ...s, body: snippet(s.body, terms) }))
   }
 }
@@ -149,6 +176,7 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
         // The index only answers for the spaces it was given: each hit is one of `readable`.
         const items = hits.items.map((hit): SpaceResult => ({
           space: byId.get(hit.spaceId) as Space,
+          score: scoreOfRank(hit.rank),
           pages: hit.pages.map((page) => resultOf(page, terms))
         }))
         return { ...hits, items } satisfies Page<SpaceResult>

@@ -101,9 +101,9 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(walked.map((p) => p.pageId)).toEqual(all.items.map((p) => p.pageId))
         // Paged or not, a page keeps its rank among all the pages found.
         expect(walked.map((p) => p.rank)).toEqual([1, 2, 3, 4, 5])
-        // A page found by its title alone shows its first section, which matched nothing.
-        expect(byTitle.items[0]?.sections.map((s) => [s.score, s.resultType])).toEqual([[0, "page"]])
+        // Found by its title: the page matched on its own fields; its first section bears the title.
         expect(byTitle.items[0]?.resultType).toBe("page")
+        expect(byTitle.items[0]?.sections.map((s) => [s.title, s.score, s.resultType])).toEqual([["Changelog", 1, "section"]])
       }))
 
     it.effect("freshness: live edits, moves and deletions show at once; a change request only once merged", () =>
@@ -172,6 +172,11 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typ
           path: "operations/kubernetes/helm",
           ancestors: [{ id: operations.id, title: "Operations" }, { id: kubernetes.id, title: "Kubernetes" }]
         })
+        // Found by its description alone: no section matched, the first one stands for the page.
+        const byDescription = yield* run(search.inSpace(space.id, { query: "cluster" }, first))
+        expect(byDescription.items.map((p) => [p.title, p.resultType, p.sections.map((s) => [s.score, s.resultType])])).toEqual([
+          ["Helm", "page", [[0, "page"]]]
+        ])
         yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: operations.id, title: "Ops" }] }))
         expect((yield* helm())?.ancestors.map((a) => a.title)).toEqual(["Ops", "Kubernetes"])
         yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: kubernetes.id, into: null }] }))
