@@ -79,8 +79,11 @@ export const importsContract = (storage: Layer.Layer<StoragePorts>, services: ty
             height: 7
           }]])
           const setup = [...view.content.pages.values()].find((p) => p.title === "Setup")!
-          expect(setup.markdown).toContain("[disk](/home/setup/disk)")
-          expect(setup.markdown).toContain("![Logo](.gitbook/assets/logo.gif)")
+          const disk = [...view.content.pages.values()].find((p) => p.title === "Disks")!
+          const logo = [...view.content.files.values()][0]!
+          // Links between imported pages and to imported images are stored by id, as every link is.
+          expect(setup.markdown).toContain(`[disk](/pages/${disk.id})`)
+          expect(setup.markdown).toContain(`![Logo](/files/${logo.id})`)
           const found = yield* run(search.inSpace(space.id, { query: "quasar" }, { limit: 10, after: Option.none() }))
           expect(found.items.map((p) => p.path)).toEqual(["home/setup/disk"])
         }))
