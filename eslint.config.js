@@ -61,6 +61,9 @@ const policies = [
   // Every package split by context: the order of its contexts.
   ...contextOrder,
 
+  // packages/markdown: pure functions over the unified ecosystem; it knows nothing of the domain.
+  { from: element("markdown"), allow: { to: [element("markdown"), anyLibrary] } },
+
   // packages/domain
   { from: element("domain-context"), allow: { to: [element("markdown"), ...DOMAIN_LIBRARIES.map(library)] } },
   // The files directly under packages/domain/src compose the contexts: they may import anything in the domain.
