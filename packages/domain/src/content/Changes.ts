@@ -141,7 +141,12 @@ export const applyChanges = (
     /** Pages whose markdown this batch wrote: their links are resolved at the end. */
     const authored = new Set<PageId>()
     const refs = { pages: new Map<string, PageId>(), files: new Map<string, FileId>() }
-    const existingPaths = new Set(Array.from(content.pages.values(), (p) => pathOf(content, p)))
+    // The revision's page paths, which refs must not shadow: built on the first ref only.
+    let existingPaths: ReadonlySet<string> | undefined
+    const isExistingPath = (path: string) => {
+      existingPaths ??= new Set(pathIndex(content).pathOf.values())
+      return existingPaths.has(path)
+    }
 
     const childrenOf = (parentId: PageId | null, except?: PageId) =>
       Array.from(pages.values()).filter((p) => p.parentId === parentId && p.id !== except).sort(byPosition)
@@ -188,7 +193,7 @@ export const applyChanges = (
           ? Effect.void
           : refs.pages.has(ref) || refs.files.has(ref)
           ? Effect.fail(invalid(name, `${ref} is already a ref in this batch`))
-          : existingPaths.has(ref.replace(/\.md$/i, ""))
+          : isExistingPath(ref.replace(/\.md$/i, ""))
           ? Effect.fail(invalid(name, `${ref} is the path of a page already in the revision`))
           : Effect.void
 
