@@ -15,7 +15,7 @@ export const CONTEXTS = ["shared", "identity", "organizations", "spaces", "conte
 const SHARED_PEERS = { "domain-context": [], "adapter-context": [], "app-context": ["health"] }
 
 // The only libraries the domain's sources may import: the domain knows no HTTP, no SQL and no Node.
-const DOMAIN_LIBRARIES = ["effect", "@octavo/markdown", "parse5"]
+const DOMAIN_LIBRARIES = ["effect", "@octavo/markdown"]
 // What the domain's tests may use besides (and Node's own modules).
 const TEST_LIBRARIES = ["@effect/vitest", "vitest", "fast-check"]
 

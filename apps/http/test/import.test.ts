@@ -50,9 +50,10 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
         expect(docs.markdown).toContain(`(/pages/${install.id}#steps)`)
         expect(docs.markdown).toContain(`(${site.origin}/docs/missing.html)`)
         expect(guide.markdown).toContain("```sh\nacme init --yes\nacme deploy\n```")
-        expect(guide.markdown).toMatch(/- Plan\n\s+- Budget\n- Build/)
-        expect(install.markdown).toContain("| OS | Command |")
-        expect(install.markdown).toContain("| Linux | `apt install acme` |")
+        expect(guide.markdown).toMatch(/[*-] Plan\n\s+[*-] Budget\n[*-] Build/)
+        // Columns are padded to their widest cell.
+        expect(install.markdown).toMatch(/\| OS +\| Command +\|/)
+        expect(install.markdown).toMatch(/\| Linux +\| `apt install acme` +\|/)
         expect(install.markdown).toContain(`![Diagram](/files/${content.files[0]?.id})`)
         expect(reference.markdown).toContain(`[the start](/pages/${docs.id})`)
         expect(content.files).toMatchObject([{

@@ -20,3 +20,4 @@ export type {
   MarkType
 } from "./document.js"
 export { fromDocument, refOf, toDocument, urlOf } from "./document.js"
+export * from "./html.js"

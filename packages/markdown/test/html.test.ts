@@ -2,20 +2,23 @@ import * as v8 from "node:v8"
 import * as vm from "node:vm"
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { toString } from "mdast-util-to-string"
+import { visit } from "unist-util-visit"
 import { vi } from "vitest"
-import { readMarkdown } from "../src/content/Markdown.js"
-import { decodeHtml, type MarkdownRewrite, readHtml } from "../src/imports/Html.js"
+import { decodeHtml, type MarkdownRewrite, readHtml, STRINGIFY_MARKERS } from "../src/html.js"
+import { parse } from "../src/parse.js"
+import { stringify } from "../src/stringify.js"
 
-// The last document parse5 parsed, held weakly: whether a read page still holds its tree.
+// The last tree hast-util-from-html made, held weakly: whether a read page still holds it.
 const parsed = vi.hoisted(() => ({ last: undefined as WeakRef<object> | undefined }))
-vi.mock("parse5", async (importOriginal) => {
-  const parse5 = await importOriginal<typeof import("parse5")>()
-  const parse: typeof parse5.parse = (...args) => {
-    const document = parse5.parse(...args)
-    parsed.last = new WeakRef(document as object)
-    return document
+vi.mock("hast-util-from-html", async (importOriginal) => {
+  const original = await importOriginal<typeof import("hast-util-from-html")>()
+  const fromHtml: typeof original.fromHtml = (...args) => {
+    const tree = original.fromHtml(...args)
+    parsed.last = new WeakRef(tree)
+    return tree
   }
-  return { ...parse5, parse }
+  return { ...original, fromHtml }
 })
 
 /** A full garbage collection: V8 hands out `gc` to contexts made once --expose-gc is set. */
@@ -30,6 +33,13 @@ const asIs: MarkdownRewrite = { link: (url) => url, image: (url) => url }
 
 /** The markdown of a page whose main content is `html`. */
 const markdownOf = (html: string, rewrite: MarkdownRewrite = asIs): string => readHtml(`<main>${html}</main>`, PAGE).toMarkdown(rewrite)
+
+/** The cells of the one table `markdown` holds, read back as text. */
+const gridOf = (markdown: string): ReadonlyArray<ReadonlyArray<string>> => {
+  const [table, ...rest] = parse(markdown).children
+  expect([table?.type, rest.length]).toEqual(["table", 0])
+  return table?.type === "table" ? table.children.map((row) => row.children.map((cell) => toString(cell))) : []
+}
 
 describe("readHtml: markdown", () => {
   it("writes headings as # to ######, their text only", () => {
@@ -53,17 +63,58 @@ describe("readHtml: markdown", () => {
 
   it("writes strong, emphasis, inline code and deletions, keeping edge whitespace outside the delimiters", () => {
     expect(markdownOf("<p><strong>a</strong> <b> b </b>c <em>d</em> <i>e</i> <code>f()</code> <del>g</del> <s>h</s></p>"))
-      .toBe("**a** **b** c _d_ _e_ `f()` ~~g~~ ~~h~~\n")
+      .toBe("**a** **b** c *d* *e* `f()` ~~g~~ ~~h~~\n")
   })
 
-  it("fences inline code longer than any backtick run in it", () => {
+  it("fences inline code with a run of backticks that no run in it matches", () => {
     expect(markdownOf("<p><code>a`b</code> and <code>``x``</code> and <code>  spaced   out </code></p>"))
-      .toBe("``a`b`` and ``` ``x`` ``` and `spaced out`\n")
+      .toBe("``a`b`` and ` ``x`` ` and `spaced out`\n")
   })
 
   it("does not double delimiters of nested emphasis, and joins emphasis that touches", () => {
     expect(markdownOf("<p><b>bold <strong>still</strong> and <i>both</i></b></p>")).toBe("**bold still and _both_**\n")
-    expect(markdownOf("<p><b>a</b><b>b</b> <i>c</i><i>d</i> <del>e</del><s>f</s></p>")).toBe("**ab** _cd_ ~~ef~~\n")
+    expect(markdownOf("<p><b>a</b><b>b</b> <i>c</i><i>d</i> <del>e</del><s>f</s></p>")).toBe("**ab** *cd* ~~ef~~\n")
+  })
+
+  it("writes emphasis with the delimiters stringify uses", () => {
+    const emphasis = (type: "emphasis" | "strong" | "delete") =>
+      stringify({ type: "root", children: [{ type: "paragraph", children: [{ type, children: [{ type: "text", value: "x" }] }] }] })
+    expect([emphasis("emphasis"), emphasis("strong"), emphasis("delete")]).toEqual([
+      `${STRINGIFY_MARKERS.emphasis}x${STRINGIFY_MARKERS.emphasis}\n`,
+      `${STRINGIFY_MARKERS.strong.repeat(2)}x${STRINGIFY_MARKERS.strong.repeat(2)}\n`,
+      `${STRINGIFY_MARKERS.delete.repeat(2)}x${STRINGIFY_MARKERS.delete.repeat(2)}\n`
+    ])
+  })
+
+  it("keeps emphasis only where its delimiters open and close, so that none is written as character references", () => {
+    const token = fc.constantFrom(
+      "<b>",
+      "</b>",
+      "<i>",
+      "</i>",
+      "<s>",
+      "</s>",
+      "a",
+      "(",
+      ")",
+      " ",
+      "&nbsp;",
+      "*",
+      "_",
+      ".",
+      "<code>c</code>",
+      "<a href='/l'>",
+      "</a>",
+      "<br>"
+    )
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 30 }), (tokens) => {
+        const markdown = markdownOf(`<p>${tokens.join("")}</p>`)
+        expect(markdown).not.toMatch(/&#x/)
+        expect(stringify(parse(markdown))).toBe(markdown)
+      }),
+      { numRuns: 1_000 }
+    )
   })
 
   it("writes emphasis inside a word with asterisks, and leaves out emphasis no delimiter can express", () => {
@@ -91,7 +142,7 @@ describe("readHtml: markdown", () => {
       )
     )
       .toBe(
-        "See [the setup](/imported/guide/setup.html#install), [elsewhere](https://other.org/a%20b?q=%281%29) and ![A shot](.gitbook/assets/shot.png).\n"
+        "See [the setup](/imported/guide/setup.html#install), [elsewhere](https://other.org/a%20b?q=\\(1\\)) and ![A shot](.gitbook/assets/shot.png).\n"
       )
     expect(calls).toEqual([
       "link https://docs.example.com/guide/setup.html#install",
@@ -129,7 +180,7 @@ describe("readHtml: markdown", () => {
 
   it("writes unordered and ordered lists, honouring start", () => {
     expect(markdownOf("<ul><li>One</li><li>Two</li></ul><p>Then</p><ol start='3'><li>Three</li><li>Four</li></ol><ol><li>A</li></ol>"))
-      .toBe("- One\n- Two\n\nThen\n\n3. Three\n4. Four\n\n1) A\n")
+      .toBe("* One\n* Two\n\nThen\n\n3. Three\n4. Four\n\n1) A\n")
   })
 
   it("indents nested lists under their item", () => {
@@ -138,7 +189,7 @@ describe("readHtml: markdown", () => {
         "<ul><li>Fruit<ul><li>Apple</li><li>Pear<ol><li>Conference</li></ol></li></ul></li><li>Bread</li></ul><ol start='9'><li>Nine<ul><li>Sub</li></ul></li><li>Ten</li></ol>"
       )
     )
-      .toBe("- Fruit\n  - Apple\n  - Pear\n    1. Conference\n- Bread\n\n9. Nine\n   - Sub\n10. Ten\n")
+      .toBe("* Fruit\n  * Apple\n  * Pear\n    1. Conference\n* Bread\n\n9. Nine\n   * Sub\n10. Ten\n")
   })
 
   it("writes items of several paragraphs as a loose list, code blocks indented within", () => {
@@ -152,7 +203,7 @@ describe("readHtml: markdown", () => {
 
   it("keeps lists that follow each other apart, and puts a list straight inside a list under the item before", () => {
     expect(markdownOf("<ul><li>a</li></ul><ul><li>b</li></ul><ul><li>c</li><ul><li>c1</li></ul></ul>"))
-      .toBe("- a\n\n* b\n\n- c\n  - c1\n")
+      .toBe("* a\n\n- b\n\n* c\n  * c1\n")
   })
 
   it("writes a rule that opens an item so that it stays in the item", () => {
@@ -161,7 +212,7 @@ describe("readHtml: markdown", () => {
 
   it("writes task list checkboxes", () => {
     expect(markdownOf("<ul><li><input type='checkbox' checked> Done</li><li><input type='checkbox'> To do</li></ul>")).toBe(
-      "- [x] Done\n- [ ] To do\n"
+      "* [x] Done\n* [ ] To do\n"
     )
   })
 
@@ -175,13 +226,18 @@ describe("readHtml: markdown", () => {
     )
   })
 
-  it("writes tables with their header row, escaping pipes and flattening cells", () => {
+  it("writes tables with their header row and alignment, escaping pipes and flattening cells", () => {
     expect(
       markdownOf(
-        "<table><thead><tr><th>Name</th><th align='right'>Value</th></tr></thead><tbody><tr><td><code>a|b</code></td><td><p>one</p><p>two<br>three</p></td></tr><tr><td><a href='/x'>x</a></td><td>*</td></tr></tbody></table>"
+        "<table><thead><tr><th>Name</th><th align='right'>Value</th><th style='color: red; text-align: center'>C</th></tr></thead><tbody><tr><td><code>a|b</code></td><td><p>one</p><p>two<br>three</p></td><td><ul><li>x</li><li>y</li></ul></td></tr><tr><td><a href='/x'>x</a></td><td>*</td><td><pre>a\n b</pre></td></tr></tbody></table>"
       )
     )
-      .toBe("| Name | Value |\n| --- | ---: |\n| `a\\|b` | one two three |\n| [x](https://docs.example.com/x) | \\* |\n")
+      .toBe(
+        "| Name                            |         Value |   C   |\n" +
+          "| ------------------------------- | ------------: | :---: |\n" +
+          "| `a\\|b`                          | one two three |  x y  |\n" +
+          "| [x](https://docs.example.com/x) |            \\* | `a b` |\n"
+      )
   })
 
   it("takes the first row as the header of a table without one, and fills spanned cells", () => {
@@ -190,18 +246,17 @@ describe("readHtml: markdown", () => {
         "<table><caption>Totals</caption><tr><td>a</td><td>b</td><td>c</td></tr><tr><td colspan='2'>wide</td><td>1</td></tr><tr><td rowspan='2'>tall</td><td>2</td></tr><tr><td>3</td></tr></table>"
       )
     )
-      .toBe("Totals\n\n| a | b | c |\n| --- | --- | --- |\n| wide |  | 1 |\n| tall | 2 |  |\n|  | 3 |  |\n")
+      .toBe("Totals\n\n| a    | b | c |\n| ---- | - | - |\n| wide |   | 1 |\n| tall | 2 |   |\n|      | 3 |   |\n")
   })
 
   it("writes at most 64 columns, the cells past them joining the last", () => {
     const cells = Array.from({ length: 100 }, (_, i) => `<td>c${i}</td>`).join("")
-    const [header, delimiter, row] = markdownOf(
-      `<table><tr>${cells}</tr><tr><td colspan='100'>a</td><td>b</td><td colspan='9'>c</td></tr></table>`
-    ).split("\n")
+    const [header, row] = gridOf(
+      markdownOf(`<table><tr>${cells}</tr><tr><td colspan='100'>a</td><td>b</td><td colspan='9'>c</td></tr></table>`)
+    )
     const joined = Array.from({ length: 37 }, (_, i) => `c${i + 63}`).join(" ")
-    expect(header).toBe(`| ${[...Array.from({ length: 63 }, (_, i) => `c${i}`), joined].join(" | ")} |`)
-    expect(delimiter).toBe(`| ${Array(64).fill("---").join(" | ")} |`)
-    expect(row).toBe(`| ${["a", ...Array(62).fill(""), "b c"].join(" | ")} |`)
+    expect(header).toEqual([...Array.from({ length: 63 }, (_, i) => `c${i}`), joined])
+    expect(row).toEqual(["a", ...Array(62).fill(""), "b c"])
   })
 
   it("writes a table of more than 10,000 cells a paragraph a row, as long as its text", () => {
@@ -216,33 +271,49 @@ describe("readHtml: markdown", () => {
     // Up to the limit, a table is still a table: 156 rows of 64 cells, but not 157.
     const table = (rows: number) => markdownOf(`<table>${`<tr>${"<td>x</td>".repeat(64)}</tr>`.repeat(rows)}</table>`)
     const row = Array(64).fill("x")
-    expect(table(156)).toBe(
-      `${[`| ${row.join(" | ")} |`, `| ${Array(64).fill("---").join(" | ")} |`, ...Array(155).fill(`| ${row.join(" | ")} |`)].join("\n")}\n`
-    )
+    expect(gridOf(table(156))).toEqual(Array(156).fill(row))
     expect(table(157)).toBe(`${Array(157).fill(row.join(" | ")).join("\n\n")}\n`)
+  })
+
+  it("writes a table a paragraph a row when its padded grid would pass a million characters", () => {
+    // stringify pads every cell to its column's widest: one long cell would be written on every row.
+    const long = "y".repeat(100_000)
+    expect(markdownOf(`<table><tr><td>${long}</td></tr>${"<tr><td>x</td></tr>".repeat(9)}</table>`)).toBe(
+      `${[long, ...Array(9).fill("x")].join("\n\n")}\n`
+    )
+    expect(gridOf(markdownOf(`<table><tr><td>${long}</td></tr>${"<tr><td>x</td></tr>".repeat(8)}</table>`))).toEqual([
+      [long],
+      ...Array(8).fill(["x"])
+    ])
   })
 
   it("reads a table that lays out other tables as blocks", () => {
     expect(markdownOf("<table><tr><td><p>Left</p></td><td><table><tr><th>k</th></tr><tr><td>v</td></tr></table></td></tr></table>"))
-      .toBe("Left\n\n| k |\n| --- |\n| v |\n")
+      .toBe("Left\n\n| k |\n| - |\n| v |\n")
   })
 
   it("writes blockquotes and rules", () => {
     expect(markdownOf("<blockquote><p>Quoted</p><ul><li>item</li></ul><blockquote>deeper</blockquote></blockquote><hr><p>After</p>"))
-      .toBe("> Quoted\n>\n> - item\n>\n> > deeper\n\n***\n\nAfter\n")
+      .toBe("> Quoted\n>\n> * item\n>\n> > deeper\n\n***\n\nAfter\n")
   })
 
   it("writes rules as ***, so that a page opening with one is not read as front matter", () => {
     const markdown = markdownOf("<hr><p>hidden: true</p><p>Intro</p><hr><p>body</p>")
     expect(markdown).toBe("***\n\nhidden: true\n\nIntro\n\n***\n\nbody\n")
-    expect(readMarkdown(markdown, true).body).toBe(markdown)
+    expect(parse(markdown).children.map((node) => node.type)).toEqual([
+      "thematicBreak",
+      "paragraph",
+      "paragraph",
+      "thematicBreak",
+      "paragraph"
+    ])
     // "* ***" would be a rule, not an item holding one.
-    expect(markdownOf("<ul><li>a</li></ul><ul><li><hr></li><li>b</li></ul>")).toBe("- a\n\n* ---\n* b\n")
+    expect(markdownOf("<ul><li>a</li></ul><ul><li><hr></li><li>b</li></ul>")).toBe("* a\n\n- ***\n- b\n")
   })
 
   it("escapes characters that would change meaning, and no others", () => {
     expect(markdownOf("<p>Use *stars*, _under_scores_, `ticks`, [brackets] and ~tilde~ in 1.5 km. That's it!</p>"))
-      .toBe("Use \\*stars\\*, \\_under\\_scores\\_, \\`ticks\\`, \\[brackets\\] and \\~tilde\\~ in 1.5 km. That's it!\n")
+      .toBe("Use \\*stars\\*, \\_under_scores\\_, \\`ticks\\`, \\[brackets] and \\~tilde\\~ in 1.5 km. That's it!\n")
     expect(markdownOf("<p>&lt;div&gt; &amp;copy; a &lt; b &amp; c \\* C:\\Temp</p>")).toBe("\\<div> \\&copy; a < b & c \\\\\\* C:\\Temp\n")
     expect(
       markdownOf(
@@ -250,14 +321,16 @@ describe("readHtml: markdown", () => {
       )
     )
       .toBe(
-        "\\# Not a heading\n\n\\- not an item\n\n\\+ nor this\n\n12\\. nor this\n\n3\\) nor\n\n\\> no quote\n\n\\---\n\na\\\n\\===\n\n#hashtag -dash 2.0\n"
+        "\\# Not a heading\n\n\\- not an item\n\n\\+ nor this\n\n12\\. nor this\n\n3\\) nor\n\n\\> no quote\n\n\\---\n\na\\\n\\===\n\n\\#hashtag -dash 2.0\n"
       )
     expect(markdownOf("<p>Wow!<a href='/x'>link</a></p>")).toBe("Wow\\![link](https://docs.example.com/x)\n")
     expect(markdownOf("<p>Mail &lt;me@example.com&gt; or &lt;https://example.com&gt;, 1 &lt; 2</p>")).toBe(
-      "Mail \\<me@example.com> or \\<https://example.com>, 1 < 2\n"
+      "Mail \\<me\\@example.com> or \\<https\\://example.com>, 1 < 2\n"
     )
     expect(markdownOf("<p>a<br>- - -<br>b | c<br>--|--</p>")).toBe("a\\\n\\- - -\\\nb | c\\\n\\--|--\n")
-    expect(markdownOf("<p><b>1</b>. first <b>#</b> tag</p>")).toBe("**1**\\. first **#** tag\n")
+    expect(markdownOf("<p><b>1</b>. first <b>#</b> tag</p>")).toBe("**1**. first **#** tag\n")
+    // GitBook's tags and math are escaped too.
+    expect(markdownOf("<p>{% hint style=\"info\" %} costs $$5</p>")).toBe("\\{% hint style=\"info\" %} costs \\$\\$5\n")
   })
 
   it("renders the children of unknown and layout elements", () => {
@@ -269,6 +342,17 @@ describe("readHtml: markdown", () => {
       .toBe("Hello world\n\nInside\n\na\n\nb\n\nc\n")
   })
 
+  it("reads emphasis around blocks as the blocks, and items outside a list as a list", () => {
+    expect(markdownOf("<span><i>x<ul><li>y</li></ul></i></span><b><pre>code</pre></b>")).toBe("x\n\n* y\n\n```\ncode\n```\n")
+    expect(markdownOf("<p><b>a<div>b</div>c</b></p>")).toBe("**a**\n\n**b**\n\n**c**\n")
+    expect(markdownOf("<li>stray</li><li>two</li>")).toBe("* stray\n* two\n")
+  })
+
+  it("leaves out nested emphasis that stringify could only write with character references", () => {
+    // `*a**a***` would be written `*&#x61;__&#x61;__*`.
+    expect(markdownOf("<p><b>a <i>b</i></b> and <i>x<b>y</b></i></p>")).toBe("**a _b_** and *xy*\n")
+  })
+
   it("drops scripts, styles, forms, buttons, embedded content and hidden elements", () => {
     expect(
       markdownOf(
@@ -278,9 +362,9 @@ describe("readHtml: markdown", () => {
       .toBe("Kept\n")
   })
 
-  it("leaves out text that looks like this module's own markers", () => {
+  it("keeps any character of the text, private use ones included", () => {
     const rewrite: MarkdownRewrite = { link: () => "LINK", image: () => "IMAGE" }
-    expect(markdownOf("<p>a\uE0020\uE003b \uE001c\uE000d</p>", rewrite)).toBe("a0b cd\n")
+    expect(markdownOf("<p>a\uE0020\uE003b <a href='/x'>\uE001c</a>\uE000d</p>", rewrite)).toBe("a\uE0020\uE003b [\uE001c](LINK)\uE000d\n")
   })
 
   it("ends with one newline and starts with text; an empty page is empty", () => {
@@ -302,19 +386,24 @@ describe("readHtml: markdown", () => {
     const run = 250_000
     expect(markdownOf(`<pre>a${" ".repeat(run)}b</pre>`)).toBe(`\`\`\`\na${" ".repeat(run)}b\n\`\`\`\n`)
     expect(markdownOf(`<p>a${"\u00a0".repeat(run)}b</p>`)).toBe(`a${"\u00a0".repeat(run)}b\n`)
-    expect(markdownOf(`<ul>a${" ".repeat(run)}b</ul>`)).toBe("- a b\n")
+    expect(markdownOf(`<ul>a${" ".repeat(run)}b</ul>`)).toBe("* a b\n")
     expect(markdownOf(`<p><b>a${"\u00a0".repeat(run)}b</b></p>`)).toBe(`**a${"\u00a0".repeat(run)}b**\n`)
-    expect(markdownOf(`<p>|${"-".repeat(run)}x</p>`)).toBe(`|${"-".repeat(run)}x\n`)
+    expect(markdownOf(`<p>|${"-".repeat(run)}x</p>`)).toBe(`\\|${"-".repeat(run)}x\n`)
+  })
+
+  it("reads runs of thousands of inline elements that show nothing in linear time", () => {
+    // hast-util-to-mdast's whitespace minifier scans past such elements from each of their siblings: minutes for these.
+    expect(markdownOf(`<p>${"<span></span> <!-- -->".repeat(20_000)}x${"<a href='/x'><i> </i></a>".repeat(20_000)}</p>`)).toBe("x\n")
+    expect(markdownOf(`<p>${"<a href='/x' aria-label='L'><svg></svg></a>".repeat(20_000)}</p>`)).toBe(
+      `${"[L](https://docs.example.com/x)".repeat(20_000)}\n`
+    )
   })
 
   it("gives up structure past a deep nesting instead of failing", () => {
     const deep = `${"<div>".repeat(20_000)}deep${"</div>".repeat(20_000)}<p>${"<span><b>".repeat(5_000)}deeper</p>`
     expect(markdownOf(deep)).toBe("deep\n\n**deeper**\n")
     for (const open of ["<ul>", "<ol><li>", "<blockquote>", "<table><tr><td>", "<a href='x'>", "<i><s>", "<ul><div>", "<dl><dd>"]) {
-      const markdown = markdownOf(`${open.repeat(20_000)}deep`)
-      expect(
-        markdown.endsWith("deep\n") || markdown.endsWith("deep~~_\n") || markdown.endsWith("deep](https://docs.example.com/guide/x)\n")
-      ).toBe(true)
+      expect([open, toString(parse(markdownOf(`${open.repeat(20_000)}deep`)))]).toEqual([open, "deep"])
     }
   })
 })
@@ -336,7 +425,8 @@ describe("readHtml: page", () => {
       `<nav><a href="/">Home</a><a href="start.html#top">Top</a></nav>
        <main><a href="setup.html#a">A</a><a href="setup.html#b">B</a><a href="mailto:x@example.com">Mail</a>
        <a href="javascript:go()">Go</a><a href="ftp://files.example.com/">Files</a><a href="http://[bad">Bad</a><a>none</a></main>
-       <footer><a href="https://other.org/Page?q=1#f">Other</a></footer>`,
+       <footer><a href="https://other.org/Page?q=1#f">Other</a></footer>
+       <svg><a href="/drawing"></a></svg><template><a href="/later">Later</a></template>`,
       PAGE
     )
     expect(page.links).toEqual([
@@ -470,7 +560,7 @@ acme init my-site
       image: (url) => `.gitbook/assets/${url.split("/").pop() ?? ""}`
     }
     expect(page.toMarkdown(rewrite)).toBe(
-      `Acme turns _plain files_ into a **site**. Read the [configuration guide](/guide/config#options) next.
+      `Acme turns *plain files* into a **site**. Read the [configuration guide](/guide/config#options) next.
 
 ![Overview of Acme](.gitbook/assets/overview.png)
 
@@ -483,22 +573,22 @@ acme init my-site
 
 ## Options
 
-| Option | Default | Meaning |
-| --- | --- | --- |
-| \`out\` | \`dist\` | Where pages go |
-| \`base\` | \`/\` | The site's path, e.g. \`/docs\` \\| root |
+| Option | Default | Meaning                               |
+| ------ | ------- | ------------------------------------- |
+| \`out\`  | \`dist\`  | Where pages go                        |
+| \`base\` | \`/\`     | The site's path, e.g. \`/docs\` \\| root |
 
 ## Next steps
 
-- Write pages
-  - in \`pages/\`
-  - with front matter
-- Publish with [the deploy tool](https://acme.example.org/deploy)
+* Write pages
+  * in \`pages/\`
+  * with front matter
+* Publish with [the deploy tool](https://acme.example.org/deploy)
 `
     )
   })
 
-  it("survives any tag soup: a string, no stray markers, one final newline, absolute http(s) links", () => {
+  it("survives any tag soup: markdown that reads back as written, one final newline, absolute http(s) links", () => {
     const token = fc.oneof(
       fc.constantFrom(
         "<p>",
@@ -593,8 +683,6 @@ acme init my-site
       fc.property(fc.array(token, { maxLength: 80 }), fc.webUrl(), (tokens, url) => {
         const page = readHtml(tokens.join(""), url)
         const markdown = page.toMarkdown({ link: (u) => `${u}#r`, image: (u) => u })
-        expect(typeof markdown).toBe("string")
-        expect(markdown).not.toMatch(/[\uE000-\uE00F]/)
         if (markdown !== "") {
           expect(markdown.endsWith("\n")).toBe(true)
           expect(markdown.endsWith("\n\n")).toBe(false)
@@ -609,6 +697,15 @@ acme init my-site
         for (const link of [...page.links, ...page.images]) expect(link).toMatch(/^https?:\/\/[^#]*$/)
         expect(new Set(page.links).size).toBe(page.links.length)
         expect(new Set(page.images).size).toBe(page.images.length)
+        // Read back, it holds the links and images it was written with (text that looks like a URL aside), and writes the same.
+        const tree = parse(markdown)
+        visit(tree, (node) => {
+          const text = toString(node)
+          if (node.type === "link" && ![text, `http://${text}`, `mailto:${text}`].includes(node.url)) expect(node.url).toMatch(/#r$/)
+          if (node.type === "image") expect(page.images).toContain(node.url)
+        })
+        // mdast-util-gfm reads an escaped `\@` as part of an email address all the same.
+        if (!markdown.includes("@")) expect(stringify(tree)).toBe(markdown)
       }),
       { numRuns: 500 }
     )
