@@ -28,7 +28,7 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("change requests
         body: {
           changes: [
             { operation: "insert_page", document: { markdown: "# Guide\n\nRead [the intro](https://example.com)." } },
-            { operation: "insert_files", files: [{ name: "notes.txt", base64: btoa("hello") }] }
+            { operation: "insert_files", files: [{ name: "notes.txt", contentType: "text/plain", base64: btoa("hello") }] }
           ]
         }
       })

@@ -158,3 +158,82 @@ describe("GitBook content changes on every storage", () => {
     it.live("PostgreSQL server", () => contentChanges(PgStorage.pipe(Layer.provide(PgServerClientInFreshSchema(url)))), 60_000)
   }
 })
+
+describe("GitBook content changes: edges", () => {
+  it.live("groups, relative links from nested pages, restores, refused blocks, deep markdown, too many URLs", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Edges" } })
+      const spaceId = space.body.id as string
+      const live = (changes: ReadonlyArray<unknown>) =>
+        call("POST", `/v1/spaces/${spaceId}/content?compat=false`, { token: w.alice.token, body: { changes } })
+
+      // A space that starts with a group: its first document is the first page; `..` from a nested
+      // leaf reaches its parent's folder; a ref never hides a page at the same relative path.
+      const made = yield* live([
+        { operation: "insert_page", kind: "group", ref: "g", title: "Basics", slug: "basics" },
+        { operation: "insert_page", title: "Welcome", slug: "welcome" }
+      ])
+      expect(made.status).toBe(200)
+      expect(made.body).toMatchObject({
+        revision: { object: "revision" },
+        changes: [{ object: "created_page" }, { object: "created_page" }]
+      })
+      const [group, welcome] = made.body.changes.map((c: { page: { id: string } }) => c.page.id) as [string, string]
+      yield* live([{ operation: "update_page", page: welcome, into: group }])
+      const nested = yield* live([
+        { operation: "insert_page", title: "Guides", slug: "guides", into: welcome },
+        { operation: "insert_page", ref: "guides/install", title: "Install", slug: "install", into: welcome }
+      ])
+      const [guides, install] = nested.body.changes.map((c: { page: { id: string } }) => c.page.id) as [string, string]
+      const deep = yield* live([{
+        operation: "insert_page",
+        title: "Deep",
+        slug: "deep",
+        into: guides,
+        document: { markdown: "[first](/pages/README.md) [up](../README.md) [over](../install.md) [top](../../../../README.md)\n" }
+      }])
+      const deepId = deep.body.changes[0].page.id as string
+      const read = yield* call("GET", `/v1/spaces/${spaceId}/content/page/${deepId}`, { token: w.alice.token })
+      expect(read.body.markdown).toBe(
+        `[first](/pages/${welcome}) [up](/pages/${welcome}) [over](/pages/${install}) [top](/pages/${welcome})\n`
+      )
+
+      // A page deleted and restored in one batch is updated, not deleted; restored later, it never shares a place.
+      const both = yield* live([{ operation: "delete_page", page: install }, {
+        operation: "revert_page",
+        page: install,
+        revision: nested.body.revision.id
+      }])
+      expect(both.body.changes).toEqual([
+        expect.objectContaining({ object: "updated_page", page: expect.objectContaining({ id: install }) })
+      ])
+      const gone = yield* live([{ operation: "delete_page", page: install }])
+      yield* live([{ operation: "insert_page", title: "Later", slug: "later", into: welcome }])
+      const back = yield* live([{ operation: "revert_page", page: install, revision: nested.body.revision.id }])
+      expect(back.body.changes).toMatchObject([{ object: "created_page", page: { id: install } }])
+      const after = yield* live([{ operation: "insert_page", title: "Last", slug: "last", into: welcome, at: 2 }])
+      expect(after.status).toBe(200)
+      expect(gone.status).toBe(200)
+
+      // What Octavo cannot do is refused, never half done.
+      const block = yield* live([{ operation: "revert_page", page: install, block: ["b1"] }])
+      expect([block.status, block.body.error.message]).toEqual([
+        400,
+        "changes.0.block: reverting single blocks is not supported: revert the whole page"
+      ])
+      const nestedTooDeep = yield* live([{ operation: "insert_page", title: "Quote", document: { markdown: "> ".repeat(20_000) + "x" } }])
+      expect(nestedTooDeep.status).toBe(400)
+      const noType = yield* live([{ operation: "insert_files", files: [{ name: "a.bin", base64: "AA==" }] }])
+      expect(noType.body.error.message).toBe("changes.0.files.0.contentType: is required with base64")
+      const urls = Array.from({ length: 2 }, () => ({
+        operation: "insert_files",
+        files: Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.png`, url: `https://example.com/${i}.png` }))
+      }))
+      const tooMany = yield* live(urls)
+      expect([tooMany.status, tooMany.body.error.message]).toEqual([
+        400,
+        "changes: may insert at most 20 files by URL in one batch, got 22"
+      ])
+    }).pipe(Effect.provide(testServer(MemoryStorage)), Effect.scoped), 60_000)
+})

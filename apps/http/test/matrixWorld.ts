@@ -73,7 +73,10 @@ export const buildMatrixWorld = (people: People) =>
       changes: [
         { operation: "insert_page", document: { markdown: "# Welcome\n\nInstall the [tool](https://example.com/tool)." } },
         // JSON bytes, so that the harness's JSON reading of a download answer works too.
-        { operation: "insert_files", files: [{ name: "data.json", base64: btoa("{\"hello\":\"world\"}") }] }
+        {
+          operation: "insert_files",
+          files: [{ name: "data.json", contentType: "application/json", base64: btoa("{\"hello\":\"world\"}") }]
+        }
       ]
     }, 200)
     const changeRequestId = (yield* made("POST", `/v1/spaces/${spaceId}/change-requests`, admin.token, { subject: "Draft" })).id as string

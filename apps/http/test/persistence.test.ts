@@ -41,7 +41,9 @@ describe("persistence across restarts", () => {
         const space = yield* call("POST", `/v1/orgs/${org.body.id}/spaces`, { token: ADMIN_TOKEN, body: { title: "S" } })
         const edit = yield* call("POST", `/v1/spaces/${space.body.id}/content`, {
           token: ADMIN_TOKEN,
-          body: { changes: [{ operation: "insert_files", files: [{ name: "a.txt", base64: btoa("kept on disk") }] }] }
+          body: {
+            changes: [{ operation: "insert_files", files: [{ name: "a.txt", contentType: "text/plain", base64: btoa("kept on disk") }] }]
+          }
         })
         return edit.body.files[0].downloadURL as string
       }).pipe(Effect.provide(testServer(storage())))

@@ -58,7 +58,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
         body: {
           changes: [
             { operation: "insert_page", document: { markdown: "# Guide\n\nSee [the API](https://example.com/api) and **more**." } },
-            { operation: "insert_files", files: [{ name: "diagram.png", base64: btoa(String.fromCharCode(...png)) }] }
+            {
+              operation: "insert_files",
+              files: [{ name: "diagram.png", contentType: "image/png", base64: btoa(String.fromCharCode(...png)) }]
+            }
           ]
         }
       })
@@ -118,7 +121,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
         token: w.alice.token,
         body: {
           changes: [
-            { operation: "insert_files", files: [{ name: "chart.png", base64: btoa(String.fromCharCode(...png)) }] },
+            {
+              operation: "insert_files",
+              files: [{ name: "chart.png", contentType: "image/png", base64: btoa(String.fromCharCode(...png)) }]
+            },
             { operation: "insert_page", title: "Guide", slug: "guide" },
             {
               operation: "insert_page",

@@ -66,7 +66,7 @@ const apply = (content: RevisionContent, changes: ReadonlyArray<ContentChange>, 
     now: new Date(0),
     newId: Effect.sync(() => `${prefix}${++n}`),
     storeBlob: () => Effect.succeed("blob"),
-    revertBase: content,
+    revertBase: Effect.succeed(content),
     revisionContent: () => Effect.succeed(undefined)
   })))
 }

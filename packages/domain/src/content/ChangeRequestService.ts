@@ -222,7 +222,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
             newId: secrets.newId,
             storeBlob: contentService.storeBlob,
             fetched,
-            revertBase: yield* contents.load(changeRequest.baseRevisionId),
+            revertBase: contents.load(changeRequest.baseRevisionId),
             revisionContent: contentService.contentOfRevision(space.id)
           })
           const revision = yield* written.record(proof, [changeRequest.revisionId], "edits", at, {

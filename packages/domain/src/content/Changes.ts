@@ -5,7 +5,7 @@ import { FileId, PageId, type RevisionId } from "../shared/Ids.js"
 import { keyBetween } from "../shared/Position.js"
 import { slugify } from "./Markdown.js"
 import type { ContentChange, ContentDelta, ContentPage, DocumentInput, File, InsertPage, RevisionContent } from "./Page.js"
-import { canonicalUrl, pathIndex, resolveLink } from "./Resolve.js"
+import { byPosition, canonicalUrl, pathIndex, resolveLink } from "./Resolve.js"
 
 /** Largest file a change may carry, decoded. */
 export const MAX_FILE_BYTES = 1024 * 1024
@@ -17,13 +17,11 @@ export interface ChangeContext {
   readonly storeBlob: (bytes: Uint8Array) => Effect.Effect<string>
   /** Files inserted by URL, fetched before the batch (`fetchedKey`). */
   readonly fetched?: ReadonlyMap<string, FetchedFile> | undefined
-  /** What `revert_page` without a `revision` goes back to: a change request's base, or the content itself. */
-  readonly revertBase: RevisionContent
+  /** What `revert_page` without a `revision` goes back to: a change request's base, or the content itself; read when needed. */
+  readonly revertBase: Effect.Effect<RevisionContent>
   /** The content of a revision of the same space; undefined for any other id. */
   readonly revisionContent: (revisionId: RevisionId) => Effect.Effect<RevisionContent | undefined>
 }
-
-const byPosition = (a: ContentPage, b: ContentPage) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1)
 
 const decodeBase64 = (text: string): Uint8Array | undefined => {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text.replace(/\s+/g, ""))) return undefined
@@ -114,6 +112,13 @@ const markdownOf = (document: DocumentInput | undefined, field: string): Effect.
   })
 }
 
+/** A document's fields and body; markdown the parser cannot hold (nested thousands deep) is invalid input. */
+const readDocument = (markdown: string, field: string) =>
+  Effect.try({
+    try: () => readPage(markdown, { takeTitle: true }),
+    catch: () => new InvalidInput({ field, rule: "is nested too deeply to be read" })
+  })
+
 /** An emoji or icon as a change sets it: absent leaves it, empty or null removes it. */
 const removable = (value: string | null | undefined, current: string | undefined): string | undefined =>
   value === undefined ? current : value === null || value === "" ? undefined : value
@@ -138,8 +143,10 @@ export const applyChanges = (
     const touchedFiles = new Set<FileId>()
     const outcomes = new Map<PageId, PageOutcome>()
     const insertedFiles: Array<File> = []
-    /** Pages whose markdown this batch wrote: their links are resolved at the end. */
-    const authored = new Set<PageId>()
+    /** Pages whose markdown this batch wrote, with the field that wrote it: their links are resolved at the end. */
+    const authored = new Map<PageId, string>()
+    /** Base revisions `revert_page` reads, each loaded once. */
+    const sources = new Map<string, RevisionContent | undefined>()
     const refs = { pages: new Map<string, PageId>(), files: new Map<string, FileId>() }
     // The revision's page paths, which refs must not shadow: built on the first ref only.
     let existingPaths: ReadonlySet<string> | undefined
@@ -158,11 +165,10 @@ export const applyChanges = (
       return false
     }
 
-    const touched = (id: PageId, kind: PageOutcome["kind"], ref?: string) => {
+    /** What the batch did to a page, first touch first; the kind follows whether it exists before and after. */
+    const touched = (id: PageId, ref?: string) => {
       touchedPages.add(id)
-      const earlier = outcomes.get(id)
-      if (earlier === undefined) outcomes.set(id, { kind, page: id, ref })
-      else if (kind === "deleted") outcomes.set(id, { ...earlier, kind: earlier.kind === "created" ? "created" : "deleted" })
+      if (!outcomes.has(id)) outcomes.set(id, { kind: "updated", page: id, ref })
     }
 
     for (const [index, change] of changes.entries()) {
@@ -203,7 +209,7 @@ export const applyChanges = (
           if (kind === "link" && change.href === undefined) return yield* invalid("href", "is required for a link page")
           yield* claimRef(change.ref, "ref")
           const markdown = yield* markdownOf(change.document, field("document.document"))
-          const read = readPage(markdown ?? "", { takeTitle: true })
+          const read = yield* readDocument(markdown ?? "", field("document"))
           const title = read.title ?? change.title ?? "Untitled"
           const into = change.into ?? null
           const position = yield* placeUnder(into, change.at)
@@ -231,15 +237,15 @@ export const applyChanges = (
           }
           pages.set(page.id, page)
           if (change.ref !== undefined) refs.pages.set(change.ref, page.id)
-          if (page.markdown !== "") authored.add(page.id)
-          touched(page.id, "created", change.ref)
+          if (page.markdown !== "") authored.set(page.id, field("document"))
+          touched(page.id, change.ref)
           break
         }
         case "update_page": {
           const current = pages.get(change.page)
           if (current === undefined) return yield* invalid("page", `page ${change.page} is not in this revision`)
           const markdown = yield* markdownOf(change.document, field("document.document"))
-          const read = markdown === undefined ? undefined : readPage(markdown, { takeTitle: true })
+          const read = markdown === undefined ? undefined : yield* readDocument(markdown, field("document"))
           const into = change.into === undefined ? current.parentId : change.into
           const moves = change.into !== undefined || change.at !== undefined
           const position = moves ? yield* placeUnder(into, change.at, current.id) : current.position
@@ -267,8 +273,8 @@ export const applyChanges = (
             ...(read?.layout !== undefined ? { layout: read.layout } : {})
           }
           pages.set(updated.id, updated)
-          if (read !== undefined && updated.markdown !== "") authored.add(updated.id)
-          touched(updated.id, "updated")
+          if (read !== undefined && updated.markdown !== "") authored.set(updated.id, field("document"))
+          touched(updated.id)
           break
         }
         case "delete_page": {
@@ -278,12 +284,17 @@ export const applyChanges = (
           for (const id of doomed) {
             pages.delete(id)
             authored.delete(id)
-            touched(id, "deleted")
+            touched(id)
           }
           break
         }
         case "revert_page": {
-          const source = change.revision === undefined ? context.revertBase : yield* context.revisionContent(change.revision)
+          if (change.block !== undefined) return yield* invalid("block", "reverting single blocks is not supported: revert the whole page")
+          const key = change.revision ?? ""
+          if (!sources.has(key)) {
+            sources.set(key, change.revision === undefined ? yield* context.revertBase : yield* context.revisionContent(change.revision))
+          }
+          const source = sources.get(key)
           if (source === undefined) return yield* invalid("revision", `${change.revision} is not a revision of this space`)
           const before = source.pages.get(change.page)
           if (before === undefined) {
@@ -293,15 +304,19 @@ export const applyChanges = (
           // A page still here keeps its place; a deleted one comes back where it was, or last at the top.
           const parentBack = before.parentId === null || pages.has(before.parentId)
           const parentId = current !== undefined ? current.parentId : parentBack ? before.parentId : null
+          // Its old key only while no sibling took it since: two pages never share a place.
+          const keyFree = parentBack && !childrenOf(before.parentId, before.id).some((p) => p.position === before.position)
           const position = current !== undefined
             ? current.position
-            : parentBack
+            : keyFree
             ? before.position
-            : yield* placeUnder(null, undefined, before.id)
+            : yield* placeUnder(parentId, undefined, before.id)
           yield* requireFreeSlug(before.slug, parentId, before.id)
           const reverted: ContentPage = { ...before, parentId, position, updatedAt: context.now }
           pages.set(reverted.id, reverted)
-          touched(reverted.id, current === undefined ? "created" : "updated")
+          // The text comes back as it was stored, its links already resolved.
+          authored.delete(reverted.id)
+          touched(reverted.id)
           break
         }
         case "insert_files": {
@@ -311,6 +326,7 @@ export const applyChanges = (
             let bytes: Uint8Array
             let sentType: string | undefined
             if (entry.base64 !== undefined) {
+              if (entry.contentType === undefined) return yield* invalid(`${at}.contentType`, "is required with base64")
               const decoded = decodeBase64(entry.base64)
               if (decoded === undefined) return yield* invalid(`${at}.base64`, "must be base64")
               bytes = decoded
@@ -351,12 +367,17 @@ export const applyChanges = (
     if (authored.size > 0) {
       const after: RevisionContent = { pages, files }
       const paths = pathIndex(after)
-      for (const id of authored) {
+      for (const [id, documentField] of authored) {
         const page = pages.get(id)
         if (page === undefined) continue
-        const markdown = rewriteLinks(page.markdown, (link) => {
-          const reached = resolveLink(after, paths, id, link.url, refs)
-          return reached.kind === "external" ? undefined : reached.kind === "nowhere" ? null : canonicalUrl(reached)
+        const markdown = yield* Effect.try({
+          try: () =>
+            rewriteLinks(page.markdown, (link) => {
+              const reached = resolveLink(after, paths, id, link.url, refs)
+              return reached.kind === "external" ? undefined : reached.kind === "nowhere" ? null : canonicalUrl(reached)
+            }),
+          // The parser's own limits (a stack overflow on markdown nested thousands deep).
+          catch: () => new InvalidInput({ field: documentField, rule: "is nested too deeply to be read" })
         })
         if (markdown !== page.markdown) pages.set(id, { ...page, markdown })
       }
@@ -374,8 +395,14 @@ export const applyChanges = (
       }),
       deletedFiles: []
     }
-    // A page created and deleted in the same batch never was.
-    const reported = Array.from(outcomes.values()).filter((o) => !(o.kind === "created" && !pages.has(o.page)))
+    // Whether a page was there before and is there after says what the batch did to it; one that
+    // came and went in the same batch never was.
+    const reported = Array.from(outcomes.values()).flatMap((o): Array<PageOutcome> => {
+      const was = content.pages.has(o.page)
+      const is = pages.has(o.page)
+      if (!was && !is) return []
+      return [{ ...o, kind: !was ? "created" : !is ? "deleted" : "updated" }]
+    })
     return { content: { pages, files }, delta, outcomes: reported, insertedFiles }
   })
 

@@ -121,7 +121,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
             newId: secrets.newId,
             storeBlob,
             fetched,
-            revertBase: base,
+            revertBase: Effect.succeed(base),
             revisionContent: contentOfRevision(space.id)
           })
           const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta: applied.delta })

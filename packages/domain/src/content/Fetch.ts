@@ -3,6 +3,9 @@ import { InvalidInput } from "../shared/Errors.js"
 import { WebFetcher } from "../shared/WebFetch.js"
 import { type AppliedChange, type FetchedFile, fetchedKey, MAX_FILE_BYTES } from "./Changes.js"
 
+/** Files a batch may insert by URL, all its changes together. */
+export const MAX_URL_FILES = 20
+
 /**
  * Fetches the files a batch inserts by URL, before the batch runs and outside any transaction, through
  * the guarded outbound fetcher imports use (its limits and `OCTAVO_IMPORT_ALLOW`). A refused or
@@ -20,6 +23,12 @@ export const makeFileFetch = Effect.gen(function*() {
         : []
     )
     if (wanted.length === 0) return Effect.succeed(new Map())
+    // One request may not make the server fetch without bound: the files of one change, at most.
+    if (wanted.length > MAX_URL_FILES) {
+      return Effect.fail(
+        new InvalidInput({ field: "changes", rule: `may insert at most ${MAX_URL_FILES} files by URL in one batch, got ${wanted.length}` })
+      )
+    }
     return Effect.forEach(wanted, ({ field, key, url }) =>
       Option.match(fetcher, {
         onNone: () => Effect.fail(new InvalidInput({ field, rule: "cannot be fetched: this server has no outbound fetcher" })),

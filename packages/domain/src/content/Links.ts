@@ -1,6 +1,6 @@
 import { linksOf as linksIn } from "@octavo/markdown"
 import type { FileId, PageId } from "../shared/Ids.js"
-import type { RevisionContent } from "./Page.js"
+import type { ContentPage, RevisionContent } from "./Page.js"
 import { pathIndex, resolveLink } from "./Resolve.js"
 
 export type LinkStatus = "ok" | "broken" | "in-app"
@@ -30,6 +30,23 @@ const named = (url: string): LinkTarget | undefined => {
 }
 
 /**
+ * The link targets written in a page. A page's version is never edited in place (a change makes a
+ * new version with a new `updatedAt`), so what was read from one is remembered: the links
+ * endpoints read every page of a revision, and revisions share most of their pages.
+ */
+const MAX_REMEMBERED = 20_000
+const remembered = new Map<string, ReadonlyArray<string>>()
+const urlsOf = (page: ContentPage): ReadonlyArray<string> => {
+  const key = `${page.id}:${page.updatedAt.getTime()}:${page.markdown.length}`
+  const known = remembered.get(key)
+  if (known !== undefined) return known
+  const urls = linksIn(page.markdown).map((link) => link.url)
+  if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string)
+  remembered.set(key, urls)
+  return urls
+}
+
+/**
  * Every link in the revision's pages with its status: `in-app` for a URL into the app itself,
  * `ok` for an external URL or a page or file present in the revision, `broken` otherwise (a page
  * deleted since the link was written, or a path that leads nowhere).
@@ -40,7 +57,7 @@ export const linksOf = (content: RevisionContent, appBase: string): ReadonlyArra
   const pages = Array.from(content.pages.values()).sort((a, b) => (a.id < b.id ? -1 : 1))
   for (const page of pages) {
     if (page.markdown === "") continue
-    for (const { url } of linksIn(page.markdown)) {
+    for (const url of urlsOf(page)) {
       const index = links.length
       const add = (status: LinkStatus, target: LinkTarget) => links.push({ status, target, page: page.id, index })
       if (url.startsWith(appBase)) {

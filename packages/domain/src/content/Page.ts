@@ -147,7 +147,9 @@ export const RevertPage = Schema.Struct({
   operation: Schema.Literal("revert_page"),
   page: PageId,
   /** The revision whose version of the page comes back; the change request's base when absent. */
-  revision: Schema.optional(RevisionId)
+  revision: Schema.optional(RevisionId),
+  /** GitBook's block-level revert; refused until Octavo keeps block keys. */
+  block: Schema.optional(Schema.Array(Schema.String))
 })
 
 export const FileUpload = Schema.Struct({

@@ -30,19 +30,21 @@ export const canonicalUrl = (reached: Reached): string | undefined =>
     ? `/files/${reached.file}`
     : undefined
 
-const byPosition = (a: ContentPage, b: ContentPage) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1)
+/** Siblings in order: by position key, ties broken by id. */
+export const byPosition = (
+  a: ContentPage,
+  b: ContentPage
+) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1)
 
 const hasScheme = /^[a-z][a-z0-9+.-]*:/i
 
-/** Joins `target` onto the directory `dir` (segments), resolving `.` and `..`; undefined above the root. */
-const join = (dir: ReadonlyArray<string>, target: string): string | undefined => {
+/** Joins `target` onto the directory `dir` (segments), resolving `.` and `..` (which stops at the root, as a browser's does). */
+const join = (dir: ReadonlyArray<string>, target: string): string => {
   const parts = target.startsWith("/") ? [] : [...dir]
   for (const segment of target.split("/")) {
     if (segment === "" || segment === ".") continue
-    if (segment === "..") {
-      if (parts.length === 0) return undefined
-      parts.pop()
-    } else parts.push(segment)
+    if (segment === "..") parts.pop()
+    else parts.push(segment)
   }
   return parts.join("/")
 }
@@ -83,7 +85,15 @@ export const pathIndex = (content: RevisionContent) => {
     }
   }
   visit(null, "")
-  const first = (children.get(null) ?? []).sort(byPosition).find((p) => p.kind === "document")
+  // The first page is the first document in reading order, groups being only headings.
+  const firstIn = (parentId: PageId | null): ContentPage | undefined => {
+    for (const page of (children.get(parentId) ?? []).sort(byPosition)) {
+      const found = page.kind === "document" ? page : page.kind === "group" ? firstIn(page.id) : undefined
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  const first = firstIn(null)
   if (first !== undefined) {
     byPath.set("README.md", first.id)
     byPath.set("readme.md", first.id)
@@ -109,6 +119,8 @@ export const resolveLink = (
   const hash = raw.indexOf("#")
   const anchor = hash === -1 ? undefined : raw.slice(hash + 1) || undefined
   const target = decode(raw.slice(0, hash === -1 ? raw.length : hash).replace(/\?.*$/, ""))
+  // Only a query or an anchor: the page itself, left as written.
+  if (target === "") return { kind: "external" }
   const page = (id: PageId | undefined): Reached => id === undefined ? { kind: "nowhere" } : { kind: "page", page: id, anchor }
   const file = (id: FileId | undefined): Reached => id === undefined ? { kind: "nowhere" } : { kind: "file", file: id }
 
@@ -122,6 +134,13 @@ export const resolveLink = (
     return file(content.files.has(id) ? id : undefined)
   }
 
+  // A Git path, relative to the directory of the page's Git file, or from the root: a page there wins.
+  const gitFile = paths.gitFileOf.get(from) ?? ""
+  const dir = gitFile.split("/").slice(0, -1)
+  const cleaned = join(dir, target).replace(/\/+$/, "")
+  const found = paths.byPath.get(cleaned)
+  if (found !== undefined) return page(found)
+
   // Batch refs: `./<ref>`, `<ref>`, and `./<ref>.md` for a page.
   const bare = target.replace(/^\.\//, "")
   const pageRef = refs.pages.get(bare) ?? refs.pages.get(bare.replace(/\.md$/i, ""))
@@ -129,14 +148,6 @@ export const resolveLink = (
   const fileRef = refs.files.get(bare)
   if (fileRef !== undefined) return file(fileRef)
 
-  // A Git path, relative to the directory of the page's Git file, or from the root.
-  const gitFile = paths.gitFileOf.get(from) ?? ""
-  const dir = gitFile.split("/").slice(0, -1)
-  const joined = join(dir, target)
-  if (joined === undefined) return { kind: "nowhere" }
-  const cleaned = joined.replace(/\/+$/, "")
-  const found = paths.byPath.get(cleaned)
-  if (found !== undefined) return page(found)
   // Files: by their name, wherever the path put them (`.gitbook/assets/<name>`, `../assets/<name>`).
   const name = cleaned.split("/").pop() ?? ""
   return file(name === "" ? undefined : paths.filesByName.get(name))

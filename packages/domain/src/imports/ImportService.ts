@@ -267,7 +267,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
           return [image.url, unique] as const
         }))
         // Links to imported pages name them by id, images their file by a batch ref; both resolve when the batch applies.
-        const imageRefs = new Map(site.images.map((image, i) => [image.url, `image-${i}`] as const))
+        const imageRefs = new Map(site.images.map((image, i) => [image.url, `~image-${i}`] as const))
         const rewrite = {
           link: (url: string) => {
             const target = site.aliases.get(withoutFragment(url))

@@ -267,14 +267,19 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         ])
         const base64 = btoa(String.fromCharCode(...png))
         const edited = yield* run(
-          content.editLive(space.id, { changes: [{ operation: "insert_files", files: [{ name: "logo.png", base64 }] }] })
+          content.editLive(space.id, {
+            changes: [{ operation: "insert_files", files: [{ name: "logo.png", contentType: "image/png", base64 }] }]
+          })
         )
         const file = [...edited.content.files.values()][0]!
         expect(file).toMatchObject({ name: "logo.png", contentType: "image/png", size: png.length, dimensions: { width: 3, height: 2 } })
         const downloaded = yield* run(content.download(space.id, file.id))
         expect(downloaded.bytes).toEqual(png)
         const big = yield* Effect.either(run(content.editLive(space.id, {
-          changes: [{ operation: "insert_files", files: [{ name: "big.bin", base64: btoa("x".repeat(1024 * 1024 + 1)) }] }]
+          changes: [{
+            operation: "insert_files",
+            files: [{ name: "big.bin", contentType: "application/octet-stream", base64: btoa("x".repeat(1024 * 1024 + 1)) }]
+          }]
         })))
         expect(failureTag(big)).toBe("InvalidInput")
       }))
