@@ -8,7 +8,7 @@ import { Conflict, InvalidInput } from "../shared/Errors.js"
 import { PageId, type RevisionId, type SpaceId } from "../shared/Ids.js"
 import { boundedString, HttpUrl, validate } from "../shared/Limits.js"
 import { Secrets } from "../shared/Secrets.js"
-import { decodeHtml, type HtmlPage, readHtml } from "./Html.js"
+import { decodeHtml, type HtmlPage, readHtml } from "@octavo/markdown"
 import { type FetchedResource, WebFetcher } from "./Ports.js"
 
 export const ImportSource = boundedString({ min: 1, max: 50 }).pipe(

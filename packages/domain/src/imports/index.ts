@@ -1,6 +1,5 @@
 import { Imports } from "./ImportService.js"
 
-export * from "./Html.js"
 export * from "./ImportService.js"
 
 /** Importing content from elsewhere, over content's use cases and an outbound `WebFetcher`. */
