@@ -78,10 +78,12 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const create = (spaceId: SpaceId, input: CreateChangeRequestInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(CreateChangeRequestInput)(input)
-        const { space } = yield* guard.authorize(spaceId, "edit", "open change requests in this space")
+        const proof = yield* guard.authorize(spaceId, "edit", "open change requests in this space")
         const actor = yield* Actor
         const at = yield* now
         return yield* uow.transaction(Effect.gen(function*() {
+          // Numbers are taken under the space's lock: concurrent creates queue instead of colliding.
+          const space = yield* guard.lockForChange(proof)
           const changeRequest: ChangeRequest = {
             id: ChangeRequestId.make(yield* secrets.newId),
             spaceId,
