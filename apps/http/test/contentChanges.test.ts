@@ -148,6 +148,17 @@ const contentChanges = (storage: Layer.Layer<StoragePorts, unknown>) =>
     expect(after).toEqual({ total: okBefore.total - 1, broken: 6 })
     const broken = yield* call("GET", `/v1/spaces/${spaceId}/links?status=broken`, { token: w.bob.token })
     expect(broken.body.items.every((l: { targetReference: { kind: string; page: string } }) => l.targetReference.page === setup)).toBe(true)
+
+    // Change requests created at once all get a number, each its own (numbers are taken under the space's lock).
+    const created = yield* Effect.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call("POST", `/v1/spaces/${spaceId}/change-requests`, { token: w.bob.token, body: { subject: `At once ${i}` } })),
+      { concurrency: "unbounded" }
+    )
+    expect(created.map((answer) =>
+      answer.status
+    )).toEqual(Array.from({ length: 20 }, () => 201))
+    expect(new Set(created.map((answer) => answer.body.number)).size).toBe(20)
   }).pipe(Effect.provide(testServer(storage, { fetch: { allow: ["loopback"] } })), Effect.scoped)
 
 describe("GitBook content changes on every storage", () => {
