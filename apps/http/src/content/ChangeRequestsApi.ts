@@ -6,6 +6,7 @@ import {
   FileId,
   PageId,
   SpaceId,
+  StoredString,
   UpdateChangeRequestInput
 } from "@octavo/domain"
 import { Schema } from "effect"
@@ -26,7 +27,7 @@ import {
 } from "./Wire.js"
 
 /** `changeRequestId` is the change request's id or its number in the space. */
-export const ChangeRequestPath = Schema.Struct({ spaceId: SpaceId, changeRequestId: Schema.String })
+export const ChangeRequestPath = Schema.Struct({ spaceId: SpaceId, changeRequestId: StoredString })
 const PagePath = Schema.Struct({ ...ChangeRequestPath.fields, pageId: PageId })
 const FilePath = Schema.Struct({ ...ChangeRequestPath.fields, fileId: FileId })
 
@@ -89,7 +90,7 @@ export class ChangeRequestsApi extends HttpApiGroup.make("changeRequests")
   )
   .add(
     HttpApiEndpoint.get("pageByPath", "/v1/spaces/:spaceId/change-requests/:changeRequestId/content/path/:pagePath")
-      .setPath(Schema.Struct({ ...ChangeRequestPath.fields, pagePath: Schema.String }))
+      .setPath(Schema.Struct({ ...ChangeRequestPath.fields, pagePath: StoredString }))
       .setUrlParams(PageReadQuery)
       .addSuccess(PageObject)
       .pipe(errors(400, 404))

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { ContentChanges, FileId, PageId, RevisionId, SpaceId } from "@octavo/domain"
+import { ContentChanges, FileId, PageId, RevisionId, SpaceId, StoredString } from "@octavo/domain"
 import { Schema } from "effect"
 import { BooleanFromString, ListOf, PageQuery } from "../shared/Common.js"
 import { errors } from "../shared/Errors.js"
@@ -58,7 +58,7 @@ export class ContentApi extends HttpApiGroup.make("content")
   )
   .add(
     HttpApiEndpoint.get("pageByPath", "/v1/spaces/:spaceId/content/path/:pagePath")
-      .setPath(Schema.Struct({ spaceId: SpaceId, pagePath: Schema.String }))
+      .setPath(Schema.Struct({ spaceId: SpaceId, pagePath: StoredString }))
       .setUrlParams(PageReadQuery)
       .addSuccess(PageObject)
       .pipe(errors(400, 404))

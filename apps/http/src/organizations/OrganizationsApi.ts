@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { CreateOrganizationInput, OrganizationId, UpdateOrganizationInput } from "@octavo/domain"
+import { CreateOrganizationInput, OrganizationId, StoredString, UpdateOrganizationInput } from "@octavo/domain"
 import { Schema } from "effect"
 import { Created, ListOf, PageQuery } from "../shared/Common.js"
 import { errors } from "../shared/Errors.js"
@@ -29,7 +29,7 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
   )
   .add(
     HttpApiEndpoint.get("byEmailDomain", "/v1/email-domains/:emailDomain/orgs")
-      .setPath(Schema.Struct({ emailDomain: Schema.String }))
+      .setPath(Schema.Struct({ emailDomain: StoredString }))
       .addSuccess(Schema.Struct({ organizations: Schema.Array(OrganizationObject) }))
       .pipe(errors(400))
   )

@@ -1,10 +1,10 @@
-import { Limit, Order, Role } from "@octavo/domain"
+import { Limit, Order, Role, StoredString } from "@octavo/domain"
 import { Schema } from "effect"
 
 /** `page` and `limit` of every list. */
 export const PageQuery = {
   limit: Schema.optional(Limit),
-  page: Schema.optional(Schema.String)
+  page: Schema.optional(StoredString)
 }
 
 export const ListOf = <A, I, R>(item: Schema.Schema<A, I, R>) =>

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { CreateCustomFieldInput, OrganizationId, UpdateCustomFieldInput } from "@octavo/domain"
+import { CreateCustomFieldInput, OrganizationId, StoredString, UpdateCustomFieldInput } from "@octavo/domain"
 import { Schema } from "effect"
 import { OrganizationPath } from "../organizations/OrganizationsApi.js"
 import { Created, ListOf, PageQuery } from "../shared/Common.js"
@@ -7,7 +7,7 @@ import { errors } from "../shared/Errors.js"
 import { Authentication } from "../shared/Security.js"
 import { CustomFieldObject } from "./Wire.js"
 
-const FieldPath = Schema.Struct({ organizationId: OrganizationId, fieldName: Schema.String })
+const FieldPath = Schema.Struct({ organizationId: OrganizationId, fieldName: StoredString })
 
 export class CustomFieldsApi extends HttpApiGroup.make("customFields")
   .add(

@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import {
   CollectionId,
   CreateSpaceInput,
+  CustomFieldValuesPatch,
   MoveInput,
   Order,
   OrganizationId,
@@ -84,9 +85,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
   .add(
     HttpApiEndpoint.patch("setCustomFields", "/v1/spaces/:spaceId/custom-fields")
       .setPath(SpacePath)
-      .setPayload(Schema.Struct({
-        values: Schema.Record({ key: Schema.String, value: Schema.Struct({ value: Schema.optional(Schema.Unknown) }) })
-      }))
+      .setPayload(Schema.Struct({ values: CustomFieldValuesPatch }))
       .pipe(errors(400, 403, 404))
   )
   .add(

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { Actor } from "../identity/Actor.js"
 import { UserRepository } from "../identity/Ports.js"
 import { Conflict, NotFound } from "../shared/Errors.js"
@@ -63,12 +63,18 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const view = (space: Space, changeRequest: ChangeRequest) =>
       Effect.map(views(space, [changeRequest]), (one) => one[0] as ChangeRequestView)
 
+    const isChangeRequestId = Schema.is(ChangeRequestId)
+
     /** `changeRequestId` is the id or the number within the space. */
     const find = (space: Space, reference: string) =>
       Effect.gen(function*() {
-        const found = /^\d+$/.test(reference)
-          ? yield* changeRequests.findByNumber(space.id, Number(reference))
-          : yield* changeRequests.findById(ChangeRequestId.make(reference))
+        // A number beyond PostgreSQL's integer, or a reference that is no id, names nothing.
+        const number = /^\d{1,10}$/.test(reference) ? Number(reference) : undefined
+        const found = number !== undefined
+          ? number <= 2_147_483_647 ? yield* changeRequests.findByNumber(space.id, number) : Option.none()
+          : isChangeRequestId(reference)
+          ? yield* changeRequests.findById(reference)
+          : Option.none()
         if (Option.isNone(found) || found.value.spaceId !== space.id) {
           return yield* new NotFound({ entity: "change request", id: reference })
         }

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { FileId, PageId, RevisionId } from "../shared/Ids.js"
-import { boundedArray, boundedString } from "../shared/Limits.js"
+import { boundedArray, boundedString, StoredString } from "../shared/Limits.js"
 
 // Space content: pages and files of a revision.
 export const PageKind = Schema.Literal("document", "group", "link")
@@ -149,14 +149,14 @@ export const RevertPage = Schema.Struct({
   /** The revision whose version of the page comes back; the change request's base when absent. */
   revision: Schema.optional(RevisionId),
   /** GitBook's block-level revert; refused until Octavo keeps block keys. */
-  block: Schema.optional(Schema.Array(Schema.String))
+  block: Schema.optional(Schema.Array(StoredString))
 })
 
 export const FileUpload = Schema.Struct({
   name: boundedString({ min: 1, max: 256 }),
   ref: Schema.optional(BatchRef),
   contentType: Schema.optional(boundedString({ max: 255 })),
-  base64: Schema.optional(Schema.String),
+  base64: Schema.optional(StoredString),
   url: Schema.optional(boundedString({ min: 1, max: 2048 }))
 }).pipe(Schema.filter((f) => (f.base64 === undefined) !== (f.url === undefined) || "must have exactly one of base64 or url"))
 export type FileUpload = typeof FileUpload.Type

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { InviteId, OrganizationId, TeamId, UserId } from "../shared/Ids.js"
-import { boundedArray, boundedString, EmailDomain, HttpUrl, patternString } from "../shared/Limits.js"
+import { boundedArray, boundedString, EmailDomain, HttpUrl, patternString, StoredString, storedKeysRecord } from "../shared/Limits.js"
 import { MemberRole, TeamRole } from "../shared/Role.js"
 
 // Organizations, members, teams: limits from the specification's "Limits" table.
@@ -102,21 +102,21 @@ export type MemberSort = typeof MemberSort.Type
 
 export const CreateTeamInput = Schema.Struct({
   title: TeamTitle,
-  members: Schema.optional(boundedArray(Schema.String, { max: 1000 }))
+  members: Schema.optional(boundedArray(StoredString, { max: 1000 }))
 })
 export type CreateTeamInput = typeof CreateTeamInput.Type
 
 export const TeamMembersUpdate = Schema.Struct({
-  add: Schema.optional(boundedArray(Schema.String, { max: 1000 })),
-  remove: Schema.optional(boundedArray(Schema.String, { max: 1000 })),
-  memberships: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Struct({ role: TeamRole }) }))
+  add: Schema.optional(boundedArray(StoredString, { max: 1000 })),
+  remove: Schema.optional(boundedArray(StoredString, { max: 1000 })),
+  memberships: Schema.optional(storedKeysRecord(Schema.Struct({ role: TeamRole })))
 })
 export type TeamMembersUpdate = typeof TeamMembersUpdate.Type
 
 /** An address, or an address with its own role (null for a guest). */
 export const EmailInvite = Schema.Union(
-  Schema.String,
-  Schema.Struct({ email: Schema.String, role: MemberRole })
+  StoredString,
+  Schema.Struct({ email: StoredString, role: MemberRole })
 )
 export const InviteByEmailInput = Schema.Struct({
   emails: boundedArray(EmailInvite, { min: 1, max: 100 }),

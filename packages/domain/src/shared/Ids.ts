@@ -1,7 +1,8 @@
 import { Schema } from "effect"
+import { StoredString } from "./Limits.js"
 
 const opaqueId = <B extends string>(brand: B) =>
-  Schema.String.pipe(
+  StoredString.pipe(
     Schema.filter((s) => /^[A-Za-z0-9_-]{1,64}$/.test(s) || "must be an id (letters, digits, - and _)"),
     Schema.brand(brand)
   )

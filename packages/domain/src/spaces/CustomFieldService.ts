@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { requireNotGuest, requireRole } from "../organizations/Policy.js"
 import { InvalidInput, NotFound } from "../shared/Errors.js"
 import { CustomFieldId, type CustomFieldId as FieldId, type OrganizationId, type SpaceId } from "../shared/Ids.js"
-import { validate } from "../shared/Limits.js"
+import { unstorableText, validate } from "../shared/Limits.js"
 import type { PageRequest } from "../shared/Pagination.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
@@ -12,6 +12,7 @@ import {
   type CustomField,
   type CustomFieldType,
   type CustomFieldValue,
+  type CustomFieldValuesPatch,
   CustomFieldName,
   UpdateCustomFieldInput
 } from "./Space.js"
@@ -32,7 +33,9 @@ const checkValue = (field: CustomField, value: unknown): string | undefined => {
   const options = field.options ?? []
   switch (field.type) {
     case "text":
-      return typeof value === "string" && value.length <= 10_000 ? undefined : "must be a text of at most 10000 characters"
+      return typeof value === "string" && value.length <= 10_000
+        ? unstorableText(value)
+        : "must be a text of at most 10000 characters"
     case "number":
       return typeof value === "number" && Number.isFinite(value) ? undefined : "must be a number"
     case "boolean":
@@ -133,15 +136,16 @@ export class CustomFields extends Effect.Service<CustomFields>()("@octavo/domain
       })
 
     /**
-     * Sets values by field name (`null` clears one). Every entry is checked before anything is
-     * written: an unknown name, a wrong type or an option not offered rejects the whole patch.
+     * Sets values by field name (`null` clears one); names are Map keys, so `__proto__` is a name like any other.
+     * Every entry is checked before anything is written: an unknown name, a wrong type or an option not offered
+     * rejects the whole patch.
      */
-    const setValues = (spaceId: SpaceId, patch: Readonly<Record<string, { readonly value?: unknown }>>) =>
+    const setValues = (spaceId: SpaceId, patch: CustomFieldValuesPatch) =>
       Effect.gen(function*() {
         const { space } = yield* guard.authorize(spaceId, "edit", "set this space's custom fields")
         const byName = new Map((yield* fields.listAll(space.organizationId)).map((f) => [f.name, f]))
         const writes = new Map<FieldId, CustomFieldValue | null>()
-        for (const [name, entry] of Object.entries(patch)) {
+        for (const [name, entry] of patch) {
           const field = byName.get(name)
           if (field === undefined)
             return yield* new InvalidInput({ field: `values.${name}`, rule: "is not a custom field of this organization" })

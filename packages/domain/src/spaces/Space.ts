@@ -1,6 +1,6 @@
-import { Schema } from "effect"
+import { Effect, ParseResult, Schema } from "effect"
 import { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
-import { boundedArray, boundedString, HttpUrl, patternString } from "../shared/Limits.js"
+import { boundedArray, boundedString, HttpUrl, patternString, StoredString } from "../shared/Limits.js"
 import { Role } from "../shared/Role.js"
 
 // Collections, spaces, custom fields: limits from the specification's "Limits" table.
@@ -100,6 +100,31 @@ export type CustomField = typeof CustomField.Type
 export const CustomFieldValue = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Array(Schema.String))
 export type CustomFieldValue = typeof CustomFieldValue.Type
 
+const CustomFieldValueEntry = Schema.Struct({ value: Schema.optional(Schema.Unknown) })
+
+/**
+ * Values to set by field name (`{value: null}` clears one), read into a Map by the object's own keys:
+ * Schema.Record builds a plain object, where a field named `__proto__` sets the prototype and its value is lost.
+ */
+export const CustomFieldValuesPatch = Schema.transformOrFail(
+  Schema.Object.annotations({
+    jsonSchema: { type: "object", additionalProperties: { type: "object", properties: { value: {} } } }
+  }),
+  Schema.ReadonlyMapFromSelf({ key: StoredString, value: Schema.typeSchema(CustomFieldValueEntry) }),
+  {
+    strict: true,
+    decode: (object, _, ast) =>
+      Array.isArray(object)
+        ? ParseResult.fail(new ParseResult.Type(ast, object, "must be an object of values by field name"))
+        : Effect.map(
+          ParseResult.decodeUnknown(Schema.Array(Schema.Tuple(StoredString, CustomFieldValueEntry)))(Object.entries(object)),
+          (entries) => new Map(entries)
+        ),
+    encode: (values) => ParseResult.succeed(Object.fromEntries(values))
+  }
+)
+export type CustomFieldValuesPatch = typeof CustomFieldValuesPatch.Type
+
 // Inputs of the use cases.
 export const CreateCollectionInput = Schema.Struct({
   title: Schema.optional(CollectionTitle),
@@ -143,8 +168,8 @@ export type UpdateSpaceInput = typeof UpdateSpaceInput.Type
  * `{type: "collection", collection: <id>}`. Either names a space or a collection among the siblings.
  */
 export const SiblingRef = Schema.Union(
-  Schema.Struct({ type: Schema.Literal("space"), space: Schema.String }),
-  Schema.Struct({ type: Schema.Literal("collection"), collection: Schema.String })
+  Schema.Struct({ type: Schema.Literal("space"), space: StoredString }),
+  Schema.Struct({ type: Schema.Literal("collection"), collection: StoredString })
 )
 export type SiblingRef = typeof SiblingRef.Type
 

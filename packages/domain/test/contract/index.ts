@@ -21,6 +21,7 @@ import {
   UserRepository
 } from "../../src/index.js"
 import { at, makeMember, makeOrganization, makeTeam, makeUser, newInviteId, uniqueId } from "./fixtures.js"
+import { badInputContract } from "./badInput.js"
 import { serviceContract } from "./services.js"
 import { contentContract } from "./content.js"
 import { importsContract } from "./imports.js"
@@ -448,6 +449,7 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
     contentContract(makeLayer(), DomainServices)
     searchContract(makeLayer(), DomainServices)
     importsContract(makeLayer(), DomainServices)
+    badInputContract(makeLayer(), DomainServices)
   })
 }
 export { spacesModelProperty } from "./spacesModel.js"

@@ -283,10 +283,12 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
         yield* run(fields.create(organization.id, { name: "tier", type: "select", options: ["gold", "silver"] }))
         yield* run(fields.create(organization.id, { name: "pages", type: "number" }))
         const s = yield* run(content.create(organization.id, { title: "S" }))
-        const bad = yield* Effect.either(run(fields.setValues(s.space.id, { pages: { value: 3 }, tier: { value: "bronze" } })))
+        const bad = yield* Effect.either(
+          run(fields.setValues(s.space.id, new Map([["pages", { value: 3 }], ["tier", { value: "bronze" }]])))
+        )
         expect(failureTag(bad)).toBe("InvalidInput")
         expect((yield* run(fields.valuesOf(s.space.id))).every((v) => v.value === undefined)).toBe(true)
-        yield* run(fields.setValues(s.space.id, { pages: { value: 3 }, tier: { value: "gold" } }))
+        yield* run(fields.setValues(s.space.id, new Map([["pages", { value: 3 }], ["tier", { value: "gold" }]])))
         const values = yield* run(fields.valuesOf(s.space.id))
         const byName = (list: ReadonlyArray<{ customField: { name: string }; value?: unknown }>) =>
           list.map((v) => [v.customField.name, v.value]).sort()
