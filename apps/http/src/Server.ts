@@ -1,12 +1,15 @@
+import type { IncomingMessage } from "node:http"
 import {
-  type HttpApp,
   HttpApiBuilder,
   HttpApiScalar,
+  HttpApp,
   HttpIncomingMessage,
+  HttpMethod,
   HttpMiddleware,
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import { DomainServices, Identity, ImportServices, Search, Spaces, type StoragePorts } from "@octavo/domain"
 import { Cause, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
@@ -89,13 +92,148 @@ const ErrorBodies = HttpApiBuilder.middleware((app) =>
   )
 )
 
-/** Refuses a declared body over the limit before reading it; a longer undeclared body fails while read. */
-const limitBodySize = (app: HttpApp.Default): HttpApp.Default =>
+/** JSON nested deeper than this is refused with 400 before it is decoded: deeper input only serves to exhaust the stack. */
+export const MAX_JSON_DEPTH = 64
+
+/** After refusing a body as too large, this much more of it is read and dropped so the client can read the 413; then the connection is cut. */
+const DRAIN_BYTES = 4 * MAX_BODY_BYTES
+
+const unsupportedType = () => respond(415, "send the body as application/json")
+const tooLarge = () => respond(413, `The body is over the limit of ${MAX_BODY_BYTES} bytes`)
+
+const isJsonType = (contentType: string | undefined): boolean =>
+  contentType !== undefined && (contentType.split(";")[0] ?? "").trim().toLowerCase() === "application/json"
+
+/** Whether a JSON text opens more than `max` arrays or objects at once; brackets inside strings are text. */
+const nestedDeeperThan = (text: string, max: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i)
+    if (inString) {
+      if (char === 0x5c) i++ // an escape: the next character is text, a quote included
+      else if (char === 0x22) inString = false
+    } else if (char === 0x22) inString = true
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > max) return true
+    } else if (char === 0x5d || char === 0x7d) depth--
+  }
+  return false
+}
+
+/** Reads and drops what is left of a refused body, up to DRAIN_BYTES, so the answer is not lost to a reset. */
+const drain = (incoming: IncomingMessage, onData?: (chunk: Buffer) => void) => {
+  let dropped = 0
+  if (onData !== undefined) incoming.off("data", onData)
+  incoming.on("data", (chunk: Buffer) => {
+    dropped += chunk.length
+    if (dropped > DRAIN_BYTES) incoming.destroy()
+  })
+  incoming.resume()
+}
+
+/** The body as text, or None when it goes over MAX_BODY_BYTES (chunked bodies have no declared length). */
+const readBody = (incoming: IncomingMessage) =>
+  Effect.async<Option.Option<string>>((resume) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk)
+      chunks.length = 0
+      drain(incoming, onData)
+      resume(Effect.succeed(Option.none()))
+    }
+    const onEnd = () => {
+      if (size <= MAX_BODY_BYTES) resume(Effect.succeed(Option.some(Buffer.concat(chunks).toString("utf8"))))
+    }
+    // A client that goes away mid-body gets no answer: the request is interrupted.
+    const onError = () => resume(Effect.interrupt)
+    incoming.on("data", onData).once("end", onEnd).once("error", onError)
+    return Effect.sync(() => {
+      incoming.off("data", onData).off("end", onEnd).off("error", onError)
+    })
+  })
+
+/**
+ * The request as the platform made it (socket, response, address), with its body already read: `text` and
+ * `json`, which reads `text`, answer from it. Reading the platform's stream twice would wait forever.
+ */
+const withBodyText = (request: HttpServerRequest.HttpServerRequest, text: string): HttpServerRequest.HttpServerRequest =>
+  Object.create(request, {
+    text: { value: Effect.succeed(text) },
+    modify: {
+      value: (options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) => withBodyText(request.modify(options), text)
+    }
+  }) as HttpServerRequest.HttpServerRequest
+
+/**
+ * Every body is JSON: a body without a content type, or any content type but application/json, is a 415
+ * (multipart and form bodies are not read at all). A body over MAX_BODY_BYTES is a 413, declared or found while
+ * reading a chunked one, and JSON nested deeper than MAX_JSON_DEPTH a 400, before the API decodes it. Requests
+ * without a body need no content type.
+ */
+const readJsonBody = (app: HttpApp.Default): HttpApp.Default =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    if (!HttpMethod.hasBody(request.method)) return app
+    const contentType = request.headers["content-type"]
+    if (contentType !== undefined && !isJsonType(contentType)) return unsupportedType()
     const declared = Number(request.headers["content-length"] ?? "0")
-    return declared > MAX_BODY_BYTES
-      ? respond(413, `The body is over the limit of ${MAX_BODY_BYTES} bytes`)
-      : HttpIncomingMessage.withMaxBodySize(app, Option.some(MAX_BODY_BYTES))
+    // No length and no chunks: nothing to read.
+    if (request.headers["transfer-encoding"] === undefined && !(declared > 0)) return app
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    if (declared > MAX_BODY_BYTES) {
+      drain(incoming)
+      return tooLarge()
+    }
+    return Effect.flatMap(readBody(incoming), (text) => {
+      if (Option.isNone(text)) return tooLarge()
+      // An empty chunked body is no body; any other needs its content type.
+      if (contentType === undefined && text.value !== "") return unsupportedType()
+      if (nestedDeeperThan(text.value, MAX_JSON_DEPTH)) return respond(400, `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+      return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBodyText(request, text.value))
+    })
+  })
+
+/** A request id the client sent is kept when it is short and plain; otherwise one is made. */
+const saneRequestId = /^[\w.:@+=/-]{1,128}$/
+
+/**
+ * The reference page runs Scalar's inline scripts and styles and compiles its WebAssembly (no eval otherwise);
+ * it needs nothing from elsewhere.
+ */
+const docsPolicy = [
+  "default-src 'none'",
+  "script-src 'unsafe-inline' 'wasm-unsafe-eval'",
+  "style-src 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'"
+].join("; ")
+
+/**
+ * Every answer carries `X-Content-Type-Options: nosniff` and the request id in `X-Request-Id` (also on the
+ * request's log lines), and no `X-Powered-By` (nothing sets it); the reference page also a Content-Security-Policy.
+ * Answers written inside the app get them from a pre-response handler, those of the middleware in front (413, 415) here.
+ */
+const securityHeaders = (app: HttpApp.Default): HttpApp.Default =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const incoming = request.headers["x-request-id"]
+    const requestId = incoming !== undefined && saneRequestId.test(incoming) ? incoming : crypto.randomUUID()
+    const isDocs = request.url.split("?")[0] === "/docs"
+    const secure = (response: HttpServerResponse.HttpServerResponse) =>
+      response.pipe(
+        HttpServerResponse.setHeaders({ "x-content-type-options": "nosniff", "x-request-id": requestId }),
+        (secured) => isDocs ? HttpServerResponse.setHeader(secured, "content-security-policy", docsPolicy) : secured
+      )
+    return HttpApp.appendPreResponseHandler((_, response) => Effect.succeed(secure(response))).pipe(
+      Effect.zipRight(app),
+      Effect.map(secure),
+      Effect.annotateLogs({ requestId })
+    )
   })
 
 /**
@@ -181,8 +319,13 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
     Layer.provideMerge(DomainServices),
     Layer.provideMerge(Layer.merge(storage, WebFetcherLive(options.fetch)))
   )
-  return HttpApiBuilder.serve((app) => HttpMiddleware.logger(limitBodySize(encodePagePaths(app)))).pipe(
-    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  return HttpApiBuilder.serve((app) =>
+    securityHeaders(
+      HttpMiddleware.logger(HttpIncomingMessage.withMaxBodySize(encodePagePaths(readJsonBody(app)), Option.some(MAX_BODY_BYTES)))
+    )
+  ).pipe(
+    // Fonts from Scalar's servers would be refused by the page's policy: the page uses the system's.
+    Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ErrorBodies),
     Layer.provide(ApiLive),
