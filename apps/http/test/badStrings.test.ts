@@ -150,6 +150,33 @@ const suite = (storage: Layer.Layer<StoragePorts, unknown>) =>
           body: { changes: [{ operation: "insert_page", title: "P", document: { markdown: bad } }] }
         })
       )
+      const paragraph = (text: string) => ({
+        object: "block",
+        type: "paragraph",
+        nodes: [{ object: "text", leaves: [{ object: "leaf", text, marks: [] }] }]
+      })
+      refused(
+        "page document",
+        yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+          token: admin,
+          body: {
+            changes: [{ operation: "insert_page", title: "P", document: { document: { object: "document", nodes: [paragraph(bad)] } } }]
+          }
+        })
+      )
+      refused(
+        "page document data key",
+        yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+          token: admin,
+          body: {
+            changes: [{
+              operation: "insert_page",
+              title: "P",
+              document: { document: { object: "document", data: { [bad]: 1 }, nodes: [] } }
+            }]
+          }
+        })
+      )
       for (const field of ["name", "contentType"]) {
         refused(
           `file ${field}`,
@@ -176,6 +203,28 @@ const suite = (storage: Layer.Layer<StoragePorts, unknown>) =>
       const path = `/v1/orgs/${org}/custom-fields/a%00b`
       expectRefused(`${method} ${path}`, yield* raw(method, path, admin, method === "PATCH" ? { title: "x" } : undefined), [400])
     }
+    // The same bodies with good text are accepted: the refusals above are for the text alone.
+    const good = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+      token: admin,
+      body: {
+        changes: [{
+          operation: "insert_page",
+          title: "Good \uD83D\uDE00",
+          document: {
+            document: {
+              object: "document",
+              data: { note: 1 },
+              nodes: [{
+                object: "block",
+                type: "paragraph",
+                nodes: [{ object: "text", leaves: [{ object: "leaf", text: "ok \uD83D\uDE00", marks: [] }] }]
+              }]
+            }
+          }
+        }, { operation: "insert_files", files: [{ name: "a.txt", contentType: "text/plain", base64: "aGk=" }] }]
+      }
+    })
+    expect([good.status, good.body]).toEqual([200, good.body])
     // A well-formed pair outside the basic plane is text like any other.
     const emoji = yield* call("PUT", `/v1/orgs/${org}/teams`, { token: admin, body: { title: "Team \uD83D\uDE00" } })
     expect([emoji.status, emoji.body.title]).toEqual([201, "Team \uD83D\uDE00"])

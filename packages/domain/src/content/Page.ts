@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { FileId, PageId, RevisionId } from "../shared/Ids.js"
-import { boundedArray, boundedString, StoredString } from "../shared/Limits.js"
+import { boundedArray, boundedString, StoredJson, StoredString, storedKeysRecord } from "../shared/Limits.js"
 
 // Space content: pages and files of a revision.
 export const PageKind = Schema.Literal("document", "group", "link")
@@ -91,8 +91,8 @@ const Markdown = boundedString({ max: 1_000_000 })
 /** A JSON document as GitBook writes it; its blocks are read when it is turned into markdown. */
 export const JSONDocumentInput = Schema.Struct({
   object: Schema.Literal("document"),
-  data: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-  nodes: Schema.Array(Schema.Unknown)
+  data: Schema.optional(storedKeysRecord(StoredJson)),
+  nodes: Schema.Array(StoredJson)
 })
 
 /** GitBook's `Document`: `{markdown}`, `{document}` or `{}` (no body). */

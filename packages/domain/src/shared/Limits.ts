@@ -35,6 +35,23 @@ export const storedKeysRecord = <A, I, R>(value: Schema.Schema<A, I, R>) =>
     })
   )
 
+/** JSON of any shape whose every string, object keys included, is a StoredString (walked without recursion). */
+export const StoredJson = Schema.Unknown.pipe(
+  Schema.filter((json) => {
+    const pending: Array<unknown> = [json]
+    while (pending.length > 0) {
+      const next = pending.pop()
+      if (typeof next === "string") {
+        const problem = unstorableText(next)
+        if (problem !== undefined) return problem
+      } else if (typeof next === "object" && next !== null) {
+        for (const [key, value] of Object.entries(next)) pending.push(key, value)
+      }
+    }
+    return true
+  })
+)
+
 /** A string with inclusive length bounds, whose failures read "must be at most 50 characters, got 51". */
 export const boundedString = (bounds: { readonly min?: number; readonly max: number }) => {
   const min = bounds.min ?? 0
