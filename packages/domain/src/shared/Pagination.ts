@@ -1,5 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { InvalidInput } from "./Errors.js"
+import { StoredString } from "./Limits.js"
 
 export const DEFAULT_LIMIT = 50
 export const MAX_LIMIT = 1000
@@ -50,9 +51,10 @@ export const listKey = (
   ...scope: ReadonlyArray<string | number | boolean | null | undefined>
 ): ListKey => ({ name: JSON.stringify([kind, ...scope.map((part) => part ?? null)]), sortsBy })
 
+// Tokens are not signed: their strings reach SQL as keyset bounds, so they are StoredStrings.
 const CursorPayload = Schema.parseJson(Schema.Struct({
   l: Schema.String,
-  k: Schema.Tuple(Schema.Union(Schema.Number, Schema.String), Schema.String)
+  k: Schema.Tuple(Schema.Union(Schema.Number, StoredString), StoredString)
 }))
 
 const toBase64Url = (s: string): string => {

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Schema } from "effect"
+import {
+  CustomFieldValuesPatch,
+  decodeCursor,
+  Email,
+  encodeCursor,
+  HttpUrl,
+  listKey,
+  SpaceId,
+  StoredJson,
+  StoredString,
+  storedKeysRecord
+} from "../src/index.js"
+
+const accepts = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => Either.isRight(Schema.decodeUnknownEither(schema)(input))
+
+describe("StoredString: text every storage keeps as sent", () => {
+  it("refuses NUL and lone surrogates, keeps well-formed pairs", () => {
+    for (const bad of ["\u0000", "a\u0000", "\uD800", "a\uDBFFb", "\uDC00", "\uDFFFa", "\uDE00\uD83D"]) {
+      expect([bad, accepts(StoredString, bad)]).toEqual([bad, false])
+    }
+    for (const good of ["", "plain", "\uD83D\uDE00", "é ü 中文", "\u0001\u001f"]) {
+      expect([good, accepts(StoredString, good)]).toEqual([good, true])
+    }
+  })
+
+  it("is the base of emails, URLs and ids", () => {
+    expect(accepts(Email, "a\u0000@example.com")).toBe(false)
+    expect(accepts(Email, "\uD800@example.com")).toBe(false)
+    expect(accepts(Email, "a@example.com")).toBe(true)
+    expect(accepts(HttpUrl, "https://example.com/\u0000")).toBe(false)
+    expect(accepts(HttpUrl, "https://example.com/\uD800")).toBe(false)
+    expect(accepts(SpaceId, "abc\u0000")).toBe(false)
+  })
+
+  it("checks the keys of records and every string of JSON", () => {
+    const record = storedKeysRecord(Schema.Number)
+    expect(accepts(record, { "a\u0000": 1 })).toBe(false)
+    expect(accepts(record, { ok: 1 })).toBe(true)
+    expect(accepts(StoredJson, [{ a: [{ b: "x\uD800" }] }])).toBe(false)
+    expect(accepts(StoredJson, { ["k\u0000"]: 1 })).toBe(false)
+    expect(accepts(StoredJson, [{ a: [{ b: "x\uD83D\uDE00" }] }, 1, null, true])).toBe(true)
+  })
+
+  it("page tokens carrying text no storage keeps are refused", () =>
+    Effect.gen(function*() {
+      const key = listKey("members", "string", "org")
+      for (const keyset of [["a\u0000", "id"], ["a", "\uD800"]] as const) {
+        const decoded = yield* Effect.either(decodeCursor(key, encodeCursor(key, keyset)))
+        expect([keyset, Either.isLeft(decoded)]).toEqual([keyset, true])
+      }
+      expect(yield* decodeCursor(key, encodeCursor(key, ["a", "id"]))).toEqual(["a", "id"])
+    }))
+})
+
+describe("custom field values by name", () => {
+  it("keep __proto__ and constructor as names, as JSON.parse gives them", () => {
+    const parsed: unknown = JSON.parse("{\"__proto__\":{\"value\":\"p\"},\"constructor\":{\"value\":\"c\"},\"gone\":{}}")
+    const values = Schema.decodeUnknownSync(CustomFieldValuesPatch)(parsed)
+    expect(Array.from(values)).toEqual([["__proto__", { value: "p" }], ["constructor", { value: "c" }], ["gone", {}]])
+  })
+
+  it("refuse a list, a bad name or an entry that is not an object", () => {
+    expect(accepts(CustomFieldValuesPatch, [["a", { value: 1 }]])).toBe(false)
+    expect(accepts(CustomFieldValuesPatch, { "a\u0000": { value: 1 } })).toBe(false)
+    expect(accepts(CustomFieldValuesPatch, { a: 1 })).toBe(false)
+    expect(accepts(CustomFieldValuesPatch, "a")).toBe(false)
+  })
+})
