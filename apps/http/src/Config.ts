@@ -1,6 +1,17 @@
 import { Config, ConfigError, Either, Option, Redacted } from "effect"
 import { parseNetworkClasses } from "./WebFetch.js"
 
+/** A number of milliseconds Node's timers can hold: 1 ms to about 24 days. */
+const milliseconds = (name: string, byDefault: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(byDefault),
+    Config.mapOrFail((ms) =>
+      ms >= 1 && ms <= 2_147_483_647
+        ? Either.right(ms)
+        : Either.left(ConfigError.InvalidData([name], "must be a number of milliseconds from 1 to 2147483647"))
+    )
+  )
+
 /** The environment every start command honours (conventions.md, "Environment"). */
 export const AppConfig = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
@@ -17,12 +28,16 @@ export const AppConfig = Config.all({
     )
   ),
   /** One fetch's time limit: 1 ms to about 24 days (Node's timers go no further). */
-  importTimeoutMs: Config.integer("OCTAVO_IMPORT_TIMEOUT_MS").pipe(
-    Config.withDefault(10_000),
-    Config.mapOrFail((ms) =>
-      ms >= 1 && ms <= 2_147_483_647
-        ? Either.right(ms)
-        : Either.left(ConfigError.InvalidData(["OCTAVO_IMPORT_TIMEOUT_MS"], "must be a number of milliseconds from 1 to 2147483647"))
+  importTimeoutMs: milliseconds("OCTAVO_IMPORT_TIMEOUT_MS", 10_000),
+  /** How long a client may take to send a request's headers and body, from its first byte. */
+  requestTimeoutMs: milliseconds("OCTAVO_REQUEST_TIMEOUT_MS", 30_000),
+  /** Connections one client address may hold at once; 0 for no cap (behind a proxy every client has its address). */
+  maxConnectionsPerAddress: Config.integer("OCTAVO_MAX_CONNECTIONS_PER_ADDRESS").pipe(
+    Config.withDefault(64),
+    Config.mapOrFail((count) =>
+      count >= 0
+        ? Either.right(count)
+        : Either.left(ConfigError.InvalidData(["OCTAVO_MAX_CONNECTIONS_PER_ADDRESS"], "must be a whole number, 0 for no cap"))
     )
   )
 })

@@ -1,7 +1,7 @@
-import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger, Option, Redacted } from "effect"
 import { AppConfig, storageChoice } from "./Config.js"
+import { makeNodeServer } from "./NodeServer.js"
 import { makeHttpApp } from "./Server.js"
 import { storageLayer } from "./Storage.js"
 
@@ -21,7 +21,10 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
     publicUrl,
     adminToken: Option.getOrUndefined(Option.map(config.adminToken, Redacted.value)),
     fetch: { allow: config.importAllow, timeoutMs: config.importTimeoutMs }
-  }).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: config.port })))
+  }).pipe(Layer.provide(NodeHttpServer.layer(
+    () => makeNodeServer({ requestTimeoutMs: config.requestTimeoutMs, maxConnectionsPerAddress: config.maxConnectionsPerAddress }),
+    { port: config.port }
+  )))
 }))
 
 // SIGTERM and SIGINT interrupt the main fiber: the server stops taking requests, finishes the

@@ -9,7 +9,14 @@ describe("configuration", () => {
   it.effect("takes the defaults from an empty environment", () =>
     Effect.gen(function*() {
       const config = yield* load({})
-      expect(Either.getOrThrow(config)).toMatchObject({ port: 8080, dataDir: "./.octavo", importAllow: [], importTimeoutMs: 10_000 })
+      expect(Either.getOrThrow(config)).toMatchObject({
+        port: 8080,
+        dataDir: "./.octavo",
+        importAllow: [],
+        importTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        maxConnectionsPerAddress: 64
+      })
     }))
 
   it.effect("refuses an import timeout outside 1 ms to 2^31 - 1 ms, naming the variable", () =>
@@ -18,6 +25,29 @@ describe("configuration", () => {
       for (const ms of ["0", "-5", "2147483648"]) {
         const refused = yield* load({ OCTAVO_IMPORT_TIMEOUT_MS: ms })
         expect([ms, Either.isLeft(refused) && String(refused.left)]).toEqual([ms, expect.stringContaining("OCTAVO_IMPORT_TIMEOUT_MS")])
+      }
+    }))
+
+  it.effect("refuses a request timeout outside 1 ms to 2^31 - 1 ms, naming the variable", () =>
+    Effect.gen(function*() {
+      expect(Either.getOrThrow(yield* load({ OCTAVO_REQUEST_TIMEOUT_MS: "300" })).requestTimeoutMs).toBe(300)
+      for (const ms of ["0", "-1", "2147483648", "soon"]) {
+        const refused = yield* load({ OCTAVO_REQUEST_TIMEOUT_MS: ms })
+        expect([ms, Either.isLeft(refused) && String(refused.left)]).toEqual([ms, expect.stringContaining("OCTAVO_REQUEST_TIMEOUT_MS")])
+      }
+    }))
+
+  it.effect("takes a cap of connections per address of 0 (none) or more, naming the variable otherwise", () =>
+    Effect.gen(function*() {
+      for (const count of [0, 1, 500]) {
+        expect(Either.getOrThrow(yield* load({ OCTAVO_MAX_CONNECTIONS_PER_ADDRESS: String(count) })).maxConnectionsPerAddress).toBe(count)
+      }
+      for (const count of ["-1", "2.5", "many"]) {
+        const refused = yield* load({ OCTAVO_MAX_CONNECTIONS_PER_ADDRESS: count })
+        expect([count, Either.isLeft(refused) && String(refused.left)]).toEqual([
+          count,
+          expect.stringContaining("OCTAVO_MAX_CONNECTIONS_PER_ADDRESS")
+        ])
       }
     }))
 })
