@@ -105,6 +105,19 @@ layer(server, { excludeTestServices: true })("request timeouts and connections p
       expect(parseAnswer(connection.received())).toMatchObject({ status: 408, body: { error: { code: 408 } } })
     }))
 
+  it.effect("what is not HTTP, or headers over Node's limit, gets its refusal in the error shape", () =>
+    Effect.gen(function*() {
+      const port = yield* serverPort
+      const garbage = yield* Effect.promise(() => connect(port))
+      garbage.socket.write("NOT HTTP AT ALL\r\n\r\n")
+      yield* Effect.promise(() => garbage.closed)
+      expect(parseAnswer(garbage.received())).toMatchObject({ status: 400, body: { error: { code: 400 } } })
+      const huge = yield* Effect.promise(() => connect(port))
+      huge.socket.write(head(["GET /healthz HTTP/1.1", "Host: octavo.test", `X-Filler: ${"x".repeat(20_000)}`, ""]))
+      yield* Effect.promise(() => huge.closed)
+      expect(parseAnswer(huge.received())).toMatchObject({ status: 431, body: { error: { code: 431 } } })
+    }))
+
   it.effect("a request sent at once is answered, and its connection kept for the next", () =>
     Effect.gen(function*() {
       const port = yield* serverPort
