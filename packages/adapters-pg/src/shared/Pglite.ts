@@ -5,6 +5,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { PGlite, type Results } from "@electric-sql/pglite"
 import { Effect, Layer, Stream } from "effect"
+import { acquireDataDirLock, directoryOnDisk } from "./DataDirLock.js"
 
 export interface PgliteOptions {
   /** Where PGlite keeps its files; undefined keeps the database in memory. */
@@ -23,6 +24,10 @@ const toSqlError = (cause: unknown) => new SqlError({ cause, message: "Failed to
  */
 export const makePgliteClient = (options: PgliteOptions) =>
   Effect.gen(function*() {
+    // Two PGlite instances on one directory overwrite each other's writes; the lock outlives the
+    // database (it is released after the close below, finalizers running in reverse).
+    const directory = options.dataDir === undefined ? undefined : directoryOnDisk(options.dataDir)
+    if (directory !== undefined) yield* acquireDataDirLock(directory)
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
