@@ -128,7 +128,7 @@ describe("the operations Octavo shares with GitBook", () => {
     Effect.gen(function*() {
       const answer = yield* call("GET", "/openapi.json")
       const shared = sharedOperations(answer.body)
-      console.log(`Octavo shares ${shared.length} operations with GitBook:\n${formatShared(shared)}`)
+      yield* Effect.logInfo(`Octavo shares ${shared.length} operations with GitBook:\n${formatShared(shared)}`)
       expect(shared.map((operation) => operation.operationId)).toEqual(expect.arrayContaining(SHARED_TODAY))
       expect(shared.find((operation) => operation.operationId === "getPageByPath")?.path).toBe(
         "/v1/spaces/{spaceId}/content/path/{pagePath}"

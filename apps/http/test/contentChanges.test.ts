@@ -129,6 +129,9 @@ const contentChanges = (storage: Layer.Layer<StoragePorts, unknown>) =>
     expect((yield* call("POST", `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, { token: w.alice.token })).body.result).toBe(
       "merge"
     )
+    // The merge revision names the change request it merged (found by its last revision, on every storage).
+    const merged = yield* call("GET", `/v1/spaces/${spaceId}/content`, { token: w.bob.token })
+    expect(merged.body).toMatchObject({ type: "merge", mergedFrom: { object: "change-request", id: cr.body.id, status: "merged" } })
     const backlinks = yield* call("GET", `/v1/spaces/${spaceId}/content/files/${logo.id}/backlinks`, { token: w.bob.token })
     // The page that shows the image and the one that links the file.
     expect(backlinks.body.items.map((b: { page: { id: string } }) => b.page.id).sort()).toEqual([intro, linksPage].sort())
