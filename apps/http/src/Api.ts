@@ -1,4 +1,5 @@
 import { OpenApi } from "@effect/platform"
+import { CommentsGroups } from "./comments/index.js"
 import { ContentGroups } from "./content/index.js"
 import { HealthGroups } from "./health/index.js"
 import { IdentityGroups } from "./identity/index.js"
@@ -21,6 +22,7 @@ export class OctavoApi extends OctavoBase
   .addHttpApi(ContentGroups)
   .addHttpApi(SearchGroups)
   .addHttpApi(ImportsGroups)
+  .addHttpApi(CommentsGroups)
   .addError(PayloadTooLarge)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Octavo API")

@@ -13,6 +13,7 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import { DomainServices, Identity, ImportServices, Search, Spaces, type StoragePorts } from "@octavo/domain"
 import { Cause, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
+import { CommentsHandlers } from "./comments/index.js"
 import { ContentHandlers } from "./content/index.js"
 import { HealthHandlers } from "./health/index.js"
 import { IdentityHandlers } from "./identity/index.js"
@@ -258,7 +259,8 @@ const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
     SpacesHandlers,
     ContentHandlers,
     SearchHandlers,
-    ImportsHandlers
+    ImportsHandlers,
+    CommentsHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )

@@ -159,6 +159,18 @@ const matrix: Readonly<Record<string, Entry>> = {
   "changeRequests.merge": { need: content("review") },
   "changeRequests.updateFromSpace": { need: content("edit") },
 
+  // Comments: read with read; post, reply and react with comment; delete as the author (A's admin) or an admin.
+  "comments.list": { need: content("read") },
+  "comments.post": { need: content("comment"), payload: () => ({ body: { markdown: "A remark." } }) },
+  "comments.get": { need: content("read") },
+  "comments.update": { need: content("comment"), payload: () => ({ addedReactions: ["👍"] }) },
+  "comments.remove": { need: content("admin") },
+  "comments.listReplies": { need: content("read") },
+  "comments.reply": { need: content("comment"), payload: () => ({ body: { markdown: "Agreed." } }) },
+  "comments.getReply": { need: content("read") },
+  "comments.updateReply": { need: content("comment"), payload: () => ({ addedReactions: ["1f389"] }) },
+  "comments.removeReply": { need: content("admin") },
+
   "search.space": { need: content("read"), query: "query=welcome" },
   // Guests may not search an organization (README, Search).
   "search.organization": { need: org("read"), query: "query=welcome" },

@@ -50,6 +50,9 @@ const raw = (request: RawRequest) =>
       outgoing.on("error", () => {
         if (!answered) resume(Effect.succeed({ status: -1, headers: {}, body: null }))
       })
+      // Writes still queued when the server cuts the connection fail on the socket after the request
+      // has let go of it: the request's handler above has decided already, so they are only noise.
+      outgoing.on("socket", (socket) => socket.on("error", () => undefined))
       if (request.body !== undefined) outgoing.end(request.body)
       else {
         for (const chunk of request.chunks ?? []) outgoing.write(chunk)

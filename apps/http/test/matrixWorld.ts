@@ -38,7 +38,7 @@ export type People = Effect.Effect.Success<typeof buildPeople>
 /**
  * The authorization matrix's fixture, built through HTTP only: organization A, created by the
  * people's admin, with a member at each role, a guest and the target; a collection holding a
- * space with a page, a file, a revision and a change request; a team owned by the target, a link
+ * space with a page, a file, a revision and a change request with a comment and its reply; a team owned by the target, a link
  * invite, a custom field, an email domain, and a spare token of the target's.
  */
 export const buildMatrixWorld = (people: People) =>
@@ -83,6 +83,10 @@ export const buildMatrixWorld = (people: People) =>
     yield* made("POST", `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/content`, admin.token, {
       changes: [{ operation: "insert_page", title: "Changelog", document: { markdown: "Nothing yet." } }]
     }, 200)
+    const comments = `/v1/spaces/${spaceId}/change-requests/${changeRequestId}/comments`
+    const commentId = (yield* made("POST", comments, admin.token, { body: { markdown: "Worth a look." } })).id as string
+    const commentReplyId = (yield* made("POST", `${comments}/${commentId}/replies`, admin.token, { body: { markdown: "Done." } }))
+      .id as string
 
     /** What fills each path parameter, by its name in the endpoints' path schemas. */
     const params: Readonly<Record<string, string>> = {
@@ -99,7 +103,9 @@ export const buildMatrixWorld = (people: People) =>
       pageId: revision.pages[0].id,
       pagePath: revision.pages[0].path,
       fileId: revision.files[0].id,
-      changeRequestId
+      changeRequestId,
+      commentId,
+      commentReplyId
     }
     return {
       ...people,

@@ -1,5 +1,6 @@
 import type { StoragePorts } from "@octavo/domain"
 import { Layer } from "effect"
+import { MemoryComments } from "./comments/index.js"
 import { MemoryContent } from "./content/index.js"
 import { MemoryIdentity } from "./identity/index.js"
 import { MemoryOrganizations } from "./organizations/index.js"
@@ -7,6 +8,7 @@ import { MemorySearch } from "./search/index.js"
 import { MemoryShared, MemoryStoreLive } from "./shared/index.js"
 import { MemorySpaces } from "./spaces/index.js"
 
+export { MemoryComments } from "./comments/index.js"
 export { MemoryContent } from "./content/index.js"
 export { MemoryIdentity } from "./identity/index.js"
 export { MemoryOrganizations } from "./organizations/index.js"
@@ -21,5 +23,6 @@ export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryOrganizations,
   MemorySpaces,
   MemoryContent,
-  MemorySearch
+  MemorySearch,
+  MemoryComments
 ).pipe(Layer.provide(MemoryStoreLive))

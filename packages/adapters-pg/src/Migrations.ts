@@ -1,6 +1,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Effect } from "effect"
+import { commentsMigrations } from "./comments/index.js"
 import { contentMigrations } from "./content/index.js"
 import { identityMigrations } from "./identity/index.js"
 import { guestInvitesMigration, organizationsMigrations } from "./organizations/index.js"
@@ -21,7 +22,8 @@ export const migrations: ReadonlyArray<Migration> = [
   ...searchMigrations,
   defaultLevelsAndIconsMigration,
   searchPageContextMigration,
-  guestInvitesMigration
+  guestInvitesMigration,
+  ...commentsMigrations
 ]
 
 /** Brings the schema up to date: applies the migrations a database has not recorded. */

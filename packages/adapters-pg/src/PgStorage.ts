@@ -1,6 +1,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { StoragePorts } from "@octavo/domain"
 import { Effect, Layer } from "effect"
+import { PgComments } from "./comments/index.js"
 import { PgContent } from "./content/index.js"
 import { PgIdentity } from "./identity/index.js"
 import { migrate } from "./Migrations.js"
@@ -19,5 +20,6 @@ export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = 
   PgOrganizations,
   PgSpaces,
   PgContent,
-  PgSearch
+  PgSearch,
+  PgComments
 ).pipe(Layer.provide(MigrationsLive))

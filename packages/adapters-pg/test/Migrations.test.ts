@@ -25,6 +25,9 @@ const allTables = [
   "blobs",
   "change_requests",
   "collections",
+  "comment_reactions",
+  "comment_replies",
+  "comments",
   "custom_field_values",
   "custom_fields",
   "invites",
@@ -37,6 +40,7 @@ const allTables = [
   "revisions",
   "search_documents",
   "search_spaces",
+  "space_comment_counts",
   "spaces",
   "team_memberships",
   "teams",
@@ -66,7 +70,8 @@ describe("migrate", () => {
       [6, "search spaces", "5388f98ee170d99ae1c8f8b7d88b9469f6e0b231eb0712baf3bf523ca67b36dd"],
       [7, "default levels inherit or none, space icons", "9826015fd56d72bef750c044afbbb15c56b6dbf113df27530d33c216ce728bd6"],
       [8, "search documents with descriptions and ancestors", "ad783ee6ddbad03d1422f905a828f9a7f3417a06ad450929c8f1d16674334c1b"],
-      [9, "guest link invites", "9d47e730cfa850ac34c4165ca467457d2ea4dc8d436402c37e7cdef5b053c5b2"]
+      [9, "guest link invites", "9d47e730cfa850ac34c4165ca467457d2ea4dc8d436402c37e7cdef5b053c5b2"],
+      [10, "comments", "f436999010a4922e47f217e1ff6e6ad6fb13a09b769a6224cf5942a9805e5020"]
     ])
   })
 

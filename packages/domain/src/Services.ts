@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { CommentAnswers, CommentsServices } from "./comments/index.js"
 import { ContentAnswers, ContentServices } from "./content/index.js"
 import { IdentityServices } from "./identity/index.js"
 import { ImportsServices } from "./imports/index.js"
@@ -11,12 +12,13 @@ import { SpacesServices } from "./spaces/index.js"
  * The ports an earlier context declares and a later one answers (counters, content that follows
  * a space, the index that follows content), each answer over those of the contexts after it.
  */
-const Answers = ContentAnswers.pipe(
+const Answers = Layer.mergeAll(ContentAnswers, CommentAnswers).pipe(
   Layer.provideMerge(SearchAnswers)
 )
 
 /** Every use case of the domain, each context's over those of the contexts before it, over the storage ports. */
-export const DomainServices = SearchServices.pipe(
+export const DomainServices = CommentsServices.pipe(
+  Layer.provideMerge(SearchServices),
   Layer.provideMerge(ContentServices),
   Layer.provideMerge(SpacesServices),
   Layer.provideMerge(OrganizationsServices),

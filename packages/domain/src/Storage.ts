@@ -1,3 +1,4 @@
+import type { CommentsPorts } from "./comments/Ports.js"
 import type { ContentPorts } from "./content/Ports.js"
 import type { IdentityPorts } from "./identity/Ports.js"
 import type { OrganizationsPorts } from "./organizations/Ports.js"
@@ -6,4 +7,4 @@ import type { SearchPorts } from "./search/Ports.js"
 import type { SpacesPorts } from "./spaces/Ports.js"
 
 /** Everything a storage adapter provides, context by context: one Layer of these runs the whole domain. */
-export type StoragePorts = UnitOfWork | IdentityPorts | OrganizationsPorts | SpacesPorts | ContentPorts | SearchPorts
+export type StoragePorts = UnitOfWork | IdentityPorts | OrganizationsPorts | SpacesPorts | ContentPorts | SearchPorts | CommentsPorts

@@ -492,11 +492,55 @@ const definitionsOf = (tree: Root): Map<string, string> => {
   return definitions
 }
 
-/** A page's markdown as GitBook's JSON document; valid against GitBook's `JSONDocument` schema. */
+// Block keys. A top-level block's key is a hash of its type and its text, with the number of the
+// blocks before it that hash alike: it stays while the block's text stays, wherever the block
+// moves, and it changes when the text does. Comments name blocks by these keys.
+
+/** The text a block holds, its fragments (captions, tabs, titles) included. */
+const blockText = (node: DocumentBlock | Inline | DocumentFragment): string => {
+  if (node.object === "text") return (node.leaves ?? []).map((each) => each.text).join("")
+  const parts = (node.nodes ?? []).map((child) => blockText(child))
+  if (node.object === "block") { for (const each of node.fragments ?? []) parts.push(blockText(each)) }
+  return parts.join(node.object === "inline" ? "" : "\n")
+}
+
+/** FNV-1a over UTF-16 code units from `seed`, as 32 bits. */
+const fnv = (text: string, seed: number): number => {
+  let hash = seed >>> 0
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash
+}
+
+const keyed = (nodes: ReadonlyArray<DocumentBlock>): Array<DocumentBlock> => {
+  const seen = new Map<string, number>()
+  return nodes.map((node) => {
+    const text = `${node.type}\u0000${blockText(node)}`
+    const hash = fnv(text, 0x811c9dc5).toString(36).padStart(7, "0") + fnv(text, 0x9747b28c).toString(36).padStart(7, "0")
+    const repeat = seen.get(hash) ?? 0
+    seen.set(hash, repeat + 1)
+    return { ...node, key: repeat === 0 ? hash : `${hash}-${repeat}` }
+  })
+}
+
+/** A page's markdown as GitBook's JSON document; valid against GitBook's `JSONDocument` schema. Top-level blocks carry their keys. */
 export const toDocument = (markdown: string): JSONDocument => {
   const tree = parse(markdown)
-  return { object: "document", data: {}, nodes: blocks(tree.children, "document", { definitions: definitionsOf(tree) }) }
+  return { object: "document", data: {}, nodes: keyed(blocks(tree.children, "document", { definitions: definitionsOf(tree) })) }
 }
+
+/** A top-level block of a page: its key, its type and its text. */
+export interface Block {
+  readonly key: string
+  readonly type: string
+  readonly text: string
+}
+
+/** The top-level blocks of a page's markdown, in order, with the keys `toDocument` gives them. */
+export const blocksOf = (markdown: string): Array<Block> =>
+  toDocument(markdown).nodes.map((node) => ({ key: node.key ?? "", type: node.type, text: blockText(node).replace(/\s+/g, " ").trim() }))
 
 // Document to markdown.
 

@@ -9,6 +9,7 @@ export { anchorOf, plainText, sections, slugify } from "./text.js"
 export type { Link, LinkKind } from "./links.js"
 export { linksOf, rewriteLinks } from "./links.js"
 export type {
+  Block,
   DocumentBlock,
   DocumentContentRef,
   DocumentFragment,
@@ -19,5 +20,5 @@ export type {
   JSONDocument,
   MarkType
 } from "./document.js"
-export { fromDocument, refOf, toDocument, urlOf } from "./document.js"
+export { blocksOf, fromDocument, refOf, toDocument, urlOf } from "./document.js"
 export * from "./html.js"

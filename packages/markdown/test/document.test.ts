@@ -1,9 +1,47 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import type { DocumentBlock } from "../src/index.js"
-import { fromDocument, toDocument } from "../src/index.js"
+import type { DocumentBlock, JSONDocument } from "../src/index.js"
+import { blocksOf, fromDocument, toDocument as keyedDocument } from "../src/index.js"
 import { blockOfType, documents, markdownSoup, topLevelTypes } from "./generators.js"
 import { schemaErrors } from "./schema.js"
+
+/** The document of `markdown` without its block keys, which the round trips do not carry. */
+const toDocument = (markdown: string): JSONDocument => {
+  const doc = keyedDocument(markdown)
+  return { ...doc, nodes: doc.nodes.map(({ key: _key, ...node }) => node) }
+}
+
+describe("block keys", () => {
+  it("gives every top-level block a key that follows its text, not its place", () => {
+    const before = blocksOf("# Title\n\nFirst paragraph.\n\nSecond paragraph.\n")
+    expect(before.map((b) => b.type)).toEqual(["heading-1", "paragraph", "paragraph"])
+    expect(new Set(before.map((b) => b.key)).size).toBe(3)
+    expect(before[1]?.text).toBe("First paragraph.")
+    expect(keyedDocument("# Title\n\nFirst paragraph.\n\nSecond paragraph.\n").nodes.map((n) => n.key)).toEqual(before.map((b) => b.key))
+    // Moved: same keys. Edited: that block's key changes, the others stay.
+    const moved = blocksOf("Second paragraph.\n\n# Title\n\nFirst paragraph.\n")
+    expect(new Set(moved.map((b) => b.key))).toEqual(new Set(before.map((b) => b.key)))
+    const edited = blocksOf("# Title\n\nFirst paragraph, edited.\n\nSecond paragraph.\n")
+    expect(edited[0]?.key).toBe(before[0]?.key)
+    expect(edited[1]?.key).not.toBe(before[1]?.key)
+    expect(edited[2]?.key).toBe(before[2]?.key)
+  })
+
+  it("tells apart blocks with the same text and keeps keys to letters, digits and dashes", () => {
+    const same = blocksOf("Again.\n\nAgain.\n\nAgain.\n")
+    expect(new Set(same.map((b) => b.key)).size).toBe(3)
+    fc.assert(
+      fc.property(markdownSoup, (markdown) => {
+        for (const block of blocksOf(markdown)) expect(block.key).toMatch(/^[a-z0-9-]{1,64}$/)
+      }),
+      { numRuns: 100 }
+    )
+  })
+
+  it("writes keyed documents GitBook's schema accepts", () => {
+    expect(schemaErrors(keyedDocument("# A\n\n- one\n- two\n\n```js\nx\n```\n"))).toEqual([])
+  })
+})
 
 describe("document round trips", () => {
   it("reads back every generated document as it was, and each is valid", () => {

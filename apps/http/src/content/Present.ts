@@ -187,7 +187,9 @@ export const contentPresenters = (base: string) => {
     file: fileId
   })
 
-  const presentChangeRequest = ({ changeRequest: cr, createdBy, outdated }: ChangeRequestView): typeof ChangeRequestObject.Type => ({
+  const presentChangeRequest = (
+    { changeRequest: cr, createdBy, openComments, outdated }: ChangeRequestView
+  ): typeof ChangeRequestObject.Type => ({
     object: "change-request",
     id: cr.id,
     number: cr.number,
@@ -207,8 +209,7 @@ export const contentPresenters = (base: string) => {
       ...(createdBy?.photoURL !== undefined ? { photoURL: createdBy.photoURL } : {}),
       urls: { location: userLocation(base, cr.createdBy) }
     },
-    // Comments come with their own issue; until then there are none to count.
-    comments: 0,
+    comments: openComments,
     urls: { location: `${base}/v1/spaces/${cr.spaceId}/change-requests/${cr.id}`, app: `${base}/s/${cr.spaceId}/~/changes/${cr.number}` }
   })
 

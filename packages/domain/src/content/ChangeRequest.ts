@@ -43,4 +43,6 @@ export interface ChangeRequestView {
   readonly outdated: boolean
   /** The user who opened it; absent only if that account no longer exists. */
   readonly createdBy?: User | undefined
+  /** How many of its comments are open. */
+  readonly openComments: number
 }

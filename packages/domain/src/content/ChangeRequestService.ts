@@ -23,7 +23,7 @@ import { makeRevisions } from "./Revisions.js"
 import type { LinkStatus } from "./Links.js"
 import { mergeContent } from "./Merge.js"
 import { ContentChanges, type ContentDelta, type RevisionContent } from "./Page.js"
-import { ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
+import { ChangeRequestComments, ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
 
 export interface MergeResult {
   readonly result: "merge" | "update" | "conflicts"
@@ -48,17 +48,25 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const uow = yield* UnitOfWork
     const written = yield* makeRevisions
     const users = yield* UserRepository
+    const comments = yield* ChangeRequestComments
 
-    /** Change requests as read, with their authors found in one lookup. */
+    /** Change requests as read, with their authors found in one lookup and their open comments counted in one. */
     const views = (space: Space, list: ReadonlyArray<ChangeRequest>) =>
-      Effect.map(users.findManyByIds(Array.from(new Set(list.map((cr) => cr.createdBy)))), (found) => {
-        const byId = new Map(found.map((user) => [user.id, user]))
-        return list.map((changeRequest): ChangeRequestView => ({
-          changeRequest,
-          outdated: changeRequest.status !== "merged" && changeRequest.baseRevisionId !== space.revisionId,
-          createdBy: byId.get(changeRequest.createdBy)
-        }))
-      })
+      Effect.map(
+        Effect.all([
+          users.findManyByIds(Array.from(new Set(list.map((cr) => cr.createdBy)))),
+          comments.openCounts(list.map((cr) => cr.id))
+        ]),
+        ([found, open]) => {
+          const byId = new Map(found.map((user) => [user.id, user]))
+          return list.map((changeRequest): ChangeRequestView => ({
+            changeRequest,
+            outdated: changeRequest.status !== "merged" && changeRequest.baseRevisionId !== space.revisionId,
+            createdBy: byId.get(changeRequest.createdBy),
+            openComments: open.get(changeRequest.id) ?? 0
+          }))
+        }
+      )
 
     const view = (space: Space, changeRequest: ChangeRequest) =>
       Effect.map(views(space, [changeRequest]), (one) => one[0] as ChangeRequestView)
@@ -79,6 +87,13 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           return yield* new NotFound({ entity: "change request", id: reference })
         }
         return found.value
+      })
+
+    /** The change request `reference` names in a space the actor can read, with the actor's grant on the space. */
+    const locate = (spaceId: SpaceId, reference: string) =>
+      Effect.gen(function*() {
+        const grant = yield* guard.space(spaceId)
+        return { grant, changeRequest: yield* find(grant.space, reference) }
       })
 
     const create = (spaceId: SpaceId, input: CreateChangeRequestInput) =>
@@ -315,6 +330,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
       })
 
     return {
+      locate,
       create,
       list,
       get,

@@ -1,11 +1,11 @@
-import { fromDocument, type JSONDocument, readPage, rewriteLinks } from "@octavo/markdown"
+import { fromDocument, type JSONDocument, readPage } from "@octavo/markdown"
 import { Effect } from "effect"
 import { Conflict, InvalidInput } from "../shared/Errors.js"
 import { FileId, PageId, type RevisionId } from "../shared/Ids.js"
 import { keyBetween } from "../shared/Position.js"
 import { slugify } from "./Markdown.js"
 import type { ContentChange, ContentDelta, ContentPage, DocumentInput, File, InsertPage, RevisionContent } from "./Page.js"
-import { byPosition, canonicalUrl, pathIndex, resolveLink } from "./Resolve.js"
+import { byPosition, pathIndex, resolveLinksIn } from "./Resolve.js"
 
 /** Largest file a change may carry, decoded. */
 export const MAX_FILE_BYTES = 1024 * 1024
@@ -371,11 +371,7 @@ export const applyChanges = (
         const page = pages.get(id)
         if (page === undefined) continue
         const markdown = yield* Effect.try({
-          try: () =>
-            rewriteLinks(page.markdown, (link) => {
-              const reached = resolveLink(after, paths, id, link.url, refs)
-              return reached.kind === "external" ? undefined : reached.kind === "nowhere" ? null : canonicalUrl(reached)
-            }),
+          try: () => resolveLinksIn(page.markdown, after, paths, id, refs),
           // The parser's own limits (a stack overflow on markdown nested thousands deep).
           catch: () => new InvalidInput({ field: documentField, rule: "is nested too deeply to be read" })
         })

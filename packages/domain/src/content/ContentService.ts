@@ -15,7 +15,7 @@ import { type AppliedChange, applyChanges, type FetchedFile, type PageOutcome, p
 import { makeFileFetch } from "./Fetch.js"
 import { ContentChanges, type File, type RevisionContent } from "./Page.js"
 import { type Link, type LinkStatus, linksOf } from "./Links.js"
-import { BlobStore, ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
+import { BlobStore, ChangeRequestComments, ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
 import { makeRevisions } from "./Revisions.js"
 
 const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("")
@@ -47,6 +47,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const written = yield* makeRevisions
     const fetchFiles = yield* makeFileFetch
     const users = yield* UserRepository
+    const comments = yield* ChangeRequestComments
 
     const storeBlob = (bytes: Uint8Array) =>
       Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(bytes))).pipe(
@@ -65,7 +66,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
         const mergedFrom: ChangeRequestView | undefined = changeRequest === undefined ? undefined : {
           changeRequest,
           outdated: false,
-          createdBy: Option.getOrUndefined(yield* users.findById(changeRequest.createdBy))
+          createdBy: Option.getOrUndefined(yield* users.findById(changeRequest.createdBy)),
+          openComments: (yield* comments.openCounts([changeRequest.id])).get(changeRequest.id) ?? 0
         }
         return { revision: revision.value, content: yield* contents.load(revisionId), mergedFrom } satisfies RevisionView
       })

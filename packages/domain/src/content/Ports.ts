@@ -71,5 +71,14 @@ export class ContentIndexer extends Context.Tag("@octavo/domain/ContentIndexer")
   readonly remove: (spaceId: SpaceId) => Effect.Effect<void>
 }>() {}
 
+/**
+ * Counts the open comments of change requests, for their views. Declared here, answered by the
+ * comments context.
+ */
+export class ChangeRequestComments extends Context.Tag("@octavo/domain/ChangeRequestComments")<ChangeRequestComments, {
+  /** The open comments of those of the change requests that have any; the others count zero. */
+  readonly openCounts: (changeRequestIds: ReadonlyArray<ChangeRequestId>) => Effect.Effect<ReadonlyMap<ChangeRequestId, number>>
+}>() {}
+
 /** The storage the content context owns. */
 export type ContentPorts = RevisionContentRepository | BlobStore | ChangeRequestRepository

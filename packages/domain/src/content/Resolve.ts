@@ -1,3 +1,4 @@
+import { rewriteLinks } from "@octavo/markdown"
 import type { FileId, PageId } from "../shared/Ids.js"
 import type { ContentPage, RevisionContent } from "./Page.js"
 
@@ -106,11 +107,11 @@ export const pathIndex = (content: RevisionContent) => {
 }
 export type PathIndex = ReturnType<typeof pathIndex>
 
-/** Where `url`, written in page `from`, leads in `content`. */
+/** Where `url`, written in page `from` (null: at the root of the content), leads in `content`. */
 export const resolveLink = (
   content: RevisionContent,
   paths: PathIndex,
-  from: PageId,
+  from: PageId | null,
   url: string,
   refs: BatchRefs = noRefs
 ): Reached => {
@@ -135,7 +136,7 @@ export const resolveLink = (
   }
 
   // A Git path, relative to the directory of the page's Git file, or from the root: a page there wins.
-  const gitFile = paths.gitFileOf.get(from) ?? ""
+  const gitFile = from === null ? "" : paths.gitFileOf.get(from) ?? ""
   const dir = gitFile.split("/").slice(0, -1)
   const cleaned = join(dir, target).replace(/\/+$/, "")
   const found = paths.byPath.get(cleaned)
@@ -152,3 +153,20 @@ export const resolveLink = (
   const name = cleaned.split("/").pop() ?? ""
   return file(name === "" ? undefined : paths.filesByName.get(name))
 }
+
+/**
+ * Markdown written in page `from` (null: at the root) with its links to the content made canonical:
+ * links that lead nowhere become plain text, external links stay. Throws on markdown the parser
+ * cannot hold (nested thousands deep): callers turn that into invalid input.
+ */
+export const resolveLinksIn = (
+  markdown: string,
+  content: RevisionContent,
+  paths: PathIndex,
+  from: PageId | null,
+  refs: BatchRefs = noRefs
+): string =>
+  rewriteLinks(markdown, (link) => {
+    const reached = resolveLink(content, paths, from, link.url, refs)
+    return reached.kind === "external" ? undefined : reached.kind === "nowhere" ? null : canonicalUrl(reached)
+  })

@@ -1,7 +1,7 @@
 import { Layer } from "effect"
 import { ChangeRequests } from "./ChangeRequestService.js"
 import { Content } from "./ContentService.js"
-import { ChangeRequestCounters, ContentLifecycle } from "./ForSpaces.js"
+import { ContentLifecycle } from "./ForSpaces.js"
 
 export * from "./ChangeRequest.js"
 export * from "./ChangeRequestService.js"
@@ -20,5 +20,5 @@ export * from "./Revisions.js"
 /** The content context's use cases: revisions, pages and files, live edits, change requests. Needs `ContentIndexer`. */
 export const ContentServices = ChangeRequests.Default.pipe(Layer.provideMerge(Content.Default))
 
-/** The ports of the spaces context that content answers. */
-export const ContentAnswers = Layer.mergeAll(ChangeRequestCounters, ContentLifecycle)
+/** The ports of the spaces context that content answers; its change request counters reach spaces through the comments context's. */
+export const ContentAnswers = ContentLifecycle

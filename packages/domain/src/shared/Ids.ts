@@ -31,3 +31,7 @@ export const FileId = opaqueId("FileId")
 export type FileId = typeof FileId.Type
 export const ChangeRequestId = opaqueId("ChangeRequestId")
 export type ChangeRequestId = typeof ChangeRequestId.Type
+export const CommentId = opaqueId("CommentId")
+export type CommentId = typeof CommentId.Type
+export const CommentReplyId = opaqueId("CommentReplyId")
+export type CommentReplyId = typeof CommentReplyId.Type

@@ -23,6 +23,7 @@ import {
 import { at, makeMember, makeOrganization, makeTeam, makeUser, newInviteId, uniqueId } from "./fixtures.js"
 import { badInputContract } from "./badInput.js"
 import { serviceContract } from "./services.js"
+import { commentsContract } from "./comments.js"
 import { contentContract } from "./content.js"
 import { importsContract } from "./imports.js"
 import { searchContract } from "./search.js"
@@ -450,6 +451,8 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
     searchContract(makeLayer(), DomainServices)
     importsContract(makeLayer(), DomainServices)
     badInputContract(makeLayer(), DomainServices)
+    commentsContract(makeLayer(), DomainServices)
   })
 }
 export { spacesModelProperty } from "./spacesModel.js"
+export { commentsModelProperty } from "./commentsModel.js"

@@ -1,0 +1,72 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { commentListKey, Comments, replyListKey } from "@octavo/domain"
+import { Effect } from "effect"
+import { OctavoBase } from "../shared/Contract.js"
+import { domain } from "../shared/Errors.js"
+import { createdAs, listOf, PublicUrl } from "../shared/Handlers.js"
+import { CommentsApi } from "./CommentsApi.js"
+import { commentPresenters } from "./Present.js"
+
+export const CommentsLive = HttpApiBuilder.group(
+  OctavoBase.add(CommentsApi),
+  "comments",
+  (handlers) =>
+    Effect.gen(function*() {
+      const comments = yield* Comments
+      const { presentComment, presentReply } = commentPresenters(yield* PublicUrl)
+      return handlers
+        .handle("list", ({ path, urlParams: { authors, format, order = "desc", status: asked, targetPage, ...page } }) => {
+          // `all` is no filter.
+          const status = asked === "all" ? undefined : asked
+          return listOf(
+            commentListKey(path.spaceId, path.changeRequestId, { status, page: targetPage, authors }, order),
+            page,
+            (request) => comments.list(path.spaceId, path.changeRequestId, { status, targetPage, authors, order }, request),
+            presentComment(format)
+          )
+        })
+        .handle(
+          "post",
+          ({ path, payload }) =>
+            domain(comments.post(path.spaceId, path.changeRequestId, payload)).pipe(Effect.flatMap(createdAs(presentComment(undefined))))
+        )
+        .handle(
+          "get",
+          ({ path, urlParams }) =>
+            domain(comments.get(path.spaceId, path.changeRequestId, path.commentId)).pipe(Effect.map(presentComment(urlParams.format)))
+        )
+        .handle(
+          "update",
+          ({ path, payload }) =>
+            domain(comments.update(path.spaceId, path.changeRequestId, path.commentId, payload)).pipe(Effect.map(presentComment(undefined)))
+        )
+        .handle("remove", ({ path }) => domain(comments.remove(path.spaceId, path.changeRequestId, path.commentId)))
+        .handle("listReplies", ({ path, urlParams }) =>
+          listOf(
+            replyListKey(path.spaceId, path.changeRequestId, path.commentId),
+            urlParams,
+            (page) => comments.listReplies(path.spaceId, path.changeRequestId, path.commentId, page),
+            presentReply(urlParams.format)
+          ))
+        .handle(
+          "reply",
+          ({ path, payload, urlParams }) =>
+            domain(comments.reply(path.spaceId, path.changeRequestId, path.commentId, payload)).pipe(
+              Effect.flatMap(createdAs(presentReply(urlParams.format)))
+            )
+        )
+        .handle("getReply", ({ path, urlParams }) =>
+          domain(comments.getReply(path.spaceId, path.changeRequestId, path.commentId, path.commentReplyId)).pipe(
+            Effect.map(presentReply(urlParams.format))
+          ))
+        .handle("updateReply", ({ path, payload }) =>
+          domain(comments.updateReply(path.spaceId, path.changeRequestId, path.commentId, path.commentReplyId, payload)).pipe(
+            Effect.map(presentReply(undefined))
+          ))
+        .handle(
+          "removeReply",
+          ({ path }) =>
+            domain(comments.removeReply(path.spaceId, path.changeRequestId, path.commentId, path.commentReplyId))
+        )
+    })
+)

@@ -1,0 +1,4 @@
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { commentsModelProperty } from "@octavo/domain/contract"
+
+commentsModelProperty("memory", () => MemoryStorage, 100)

@@ -1,0 +1,72 @@
+import { Context, type Effect, type Option } from "effect"
+import type { ChangeRequestId, CommentId, CommentReplyId, PageId, SpaceId, UserId } from "../shared/Ids.js"
+import type { Order, Page, PageRequest } from "../shared/Pagination.js"
+import type { Comment, CommentReply, CommentStatus, Reaction, Replier } from "./Comment.js"
+
+/** Which of a change request's comments a list holds. */
+export interface CommentFilter {
+  readonly status?: CommentStatus | undefined
+  /** Comments on the page or on its blocks. */
+  readonly pageId?: PageId | undefined
+  /** Comments posted by any of these users; absent or empty, by anyone. */
+  readonly authors?: ReadonlyArray<UserId> | undefined
+}
+
+/**
+ * Comments, their replies and reactions, and the counters kept of them. The use cases call it
+ * inside a unit of work holding the space's lock; each counter moves in the same transaction as
+ * the change it counts.
+ */
+export class CommentRepository extends Context.Tag("@octavo/domain/CommentRepository")<CommentRepository, {
+  readonly insert: (comment: Comment) => Effect.Effect<void>
+  /** Writes the body, `editedAt`, the status and its `resolvedAt` and `resolvedBy`; `replies` is storage's to keep. */
+  readonly update: (comment: Comment) => Effect.Effect<void>
+  /** Removes the comment with its replies and every reaction to either. */
+  readonly remove: (id: CommentId) => Effect.Effect<void>
+  readonly findById: (id: CommentId) => Effect.Effect<Option.Option<Comment>>
+  /** Keyset over (postedAt ms, id), in `order`. `count` is of every comment the filter holds. */
+  readonly list: (
+    changeRequestId: ChangeRequestId,
+    filter: CommentFilter,
+    order: Order,
+    page: PageRequest
+  ) => Effect.Effect<Page<Comment>>
+
+  /** Adds the reply and counts it in its comment's `replies`. */
+  readonly insertReply: (reply: CommentReply) => Effect.Effect<void>
+  /** Writes the body and `editedAt`. */
+  readonly updateReply: (reply: CommentReply) => Effect.Effect<void>
+  /** Removes the reply and its reactions, and uncounts it from its comment's `replies`. */
+  readonly removeReply: (id: CommentReplyId) => Effect.Effect<void>
+  readonly findReply: (id: CommentReplyId) => Effect.Effect<Option.Option<CommentReply>>
+  /** Keyset over (postedAt ms, id), oldest first. */
+  readonly listReplies: (commentId: CommentId, page: PageRequest) => Effect.Effect<Page<CommentReply>>
+  /** Who replied to each of the comments, how often and when last; comments without replies are absent. */
+  readonly repliersOf: (commentIds: ReadonlyArray<CommentId>) => Effect.Effect<ReadonlyMap<CommentId, ReadonlyArray<Replier>>>
+
+  /**
+   * Adds `added` (a reaction the user has already is kept as it was) and then removes `removed`
+   * (one that is not there is no change) on the subject, a comment or a reply of `commentId`.
+   */
+  readonly react: (
+    commentId: CommentId,
+    subjectId: CommentId | CommentReplyId,
+    userId: UserId,
+    changes: { readonly added: ReadonlyArray<string>; readonly removed: ReadonlyArray<string>; readonly at: Date }
+  ) => Effect.Effect<void>
+  /** The reactions to each subject, in the order they were made (then by user id and emoji). */
+  readonly reactionsOf: (
+    subjectIds: ReadonlyArray<CommentId | CommentReplyId>
+  ) => Effect.Effect<ReadonlyMap<string, ReadonlyArray<Reaction>>>
+
+  /** How many open comments each of the change requests has; those with none are absent. */
+  readonly openByChangeRequest: (changeRequestIds: ReadonlyArray<ChangeRequestId>) => Effect.Effect<ReadonlyMap<ChangeRequestId, number>>
+
+  /** Moves the space's count of open top-level comments by `delta`. */
+  readonly countOpen: (spaceId: SpaceId, delta: number) => Effect.Effect<void>
+  /** The counts of open comments of those spaces that have any; the others count zero. */
+  readonly openCounts: (spaceIds: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyMap<SpaceId, number>>
+}>() {}
+
+/** The storage the comments context owns. */
+export type CommentsPorts = CommentRepository
