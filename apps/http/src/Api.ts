@@ -7,12 +7,12 @@ import { ImportsGroups } from "./imports/index.js"
 import { OrganizationsGroups } from "./organizations/index.js"
 import { SearchGroups } from "./search/index.js"
 import { OctavoBase, requestBodiesAcceptUnknownProperties } from "./shared/Contract.js"
-import { InternalError, PayloadTooLarge } from "./shared/Errors.js"
+import { InternalError, PayloadTooLarge, TooManyRequests } from "./shared/Errors.js"
 import { SpacesGroups } from "./spaces/index.js"
 
 /**
  * The whole API: one line per context, in the contexts' order. Each endpoint declares its own
- * errors; a body over the limit (413) and a fault of the server (500) can answer any request.
+ * errors; a body over the limit (413), a rate limit (429) and a fault of the server (500) can answer any request.
  */
 export class OctavoApi extends OctavoBase
   .addHttpApi(HealthGroups)
@@ -24,6 +24,7 @@ export class OctavoApi extends OctavoBase
   .addHttpApi(ImportsGroups)
   .addHttpApi(CommentsGroups)
   .addError(PayloadTooLarge)
+  .addError(TooManyRequests)
   .addError(InternalError)
   .annotate(OpenApi.Title, "Octavo API")
   .annotate(OpenApi.Description, "Self-hostable documentation content management, compatible with GitBook API clients")

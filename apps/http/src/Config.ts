@@ -12,6 +12,17 @@ const milliseconds = (name: string, byDefault: number) =>
     )
   )
 
+/** A rate limit in requests per minute: a whole number, 0 for no limit. */
+const perMinute = (name: string, byDefault: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(byDefault),
+    Config.mapOrFail((count) =>
+      count >= 0
+        ? Either.right(count)
+        : Either.left(ConfigError.InvalidData([name], "must be a whole number of requests per minute, 0 for no limit"))
+    )
+  )
+
 /** The environment every start command honours (conventions.md, "Environment"). */
 export const AppConfig = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
@@ -29,6 +40,8 @@ export const AppConfig = Config.all({
   ),
   /** One fetch's time limit: 1 ms to about 24 days (Node's timers go no further). */
   importTimeoutMs: milliseconds("OCTAVO_IMPORT_TIMEOUT_MS", 10_000),
+  /** How long a stopping server waits for requests in flight before it closes their connections and the storage. */
+  shutdownGraceMs: milliseconds("OCTAVO_SHUTDOWN_GRACE_MS", 10_000),
   /** How long a client may take to send a request's headers and body, from its first byte. */
   requestTimeoutMs: milliseconds("OCTAVO_REQUEST_TIMEOUT_MS", 30_000),
   /** Connections one client address may hold at once; 0 for no cap (behind a proxy every client has its address). */
@@ -39,7 +52,13 @@ export const AppConfig = Config.all({
         ? Either.right(count)
         : Either.left(ConfigError.InvalidData(["OCTAVO_MAX_CONNECTIONS_PER_ADDRESS"], "must be a whole number, 0 for no cap"))
     )
-  )
+  ),
+  /** Requests one bearer token may make per minute, on this server process. */
+  rateLimitPerMinute: perMinute("OCTAVO_RATE_LIMIT_PER_MINUTE", 1_200),
+  /** Requests one address may make per minute without a token; an answer 401 counts as 10. */
+  rateLimitAnonymousPerMinute: perMinute("OCTAVO_RATE_LIMIT_ANONYMOUS_PER_MINUTE", 300),
+  /** Behind a proxy: rate limits take the client's address from the last entry of X-Forwarded-For. */
+  rateLimitTrustForwardedFor: Config.boolean("OCTAVO_RATE_LIMIT_TRUST_FORWARDED_FOR").pipe(Config.withDefault(false))
 })
 export type AppConfig = Config.Config.Success<typeof AppConfig>
 

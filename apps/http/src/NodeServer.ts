@@ -1,3 +1,6 @@
+import { HttpServer, type HttpServerResponse } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Duration, Effect, Layer } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Socket } from "node:net"
 import { apiError } from "./shared/Errors.js"
@@ -96,3 +99,98 @@ export const makeNodeServer = (limits: ConnectionLimits): Server => {
   }
   return server
 }
+
+/**
+ * Marks an answer as its connection's last: `Connection: close` if its headers are still to be written (Node then
+ * ends the connection after it), else the connection is closed as soon as the answer is done and it is idle.
+ */
+const lastAnswer = (server: Server, response: ServerResponse): void => {
+  if (!response.headersSent) return void response.setHeader("Connection", "close")
+  response.once("finish", () => setImmediate(() => server.closeIdleConnections()))
+}
+
+/**
+ * A server's stop, the way a deployment's SIGTERM asks for it: `drain` stops listening and closes the idle keep-alive
+ * connections (Node's close() does both), lets the requests in flight finish with `Connection: close` on their
+ * answers, and after `graceMs` destroys the connections still open; it succeeds once every connection is closed.
+ * Made when the server is, since it needs to know the answers in progress.
+ */
+const stopper = (server: Server, graceMs: number) => {
+  let stopping = false
+  const unfinished = new Set<ServerResponse>()
+  server.on("request", (_request: IncomingMessage, response: ServerResponse) => {
+    unfinished.add(response)
+    response.once("close", () => unfinished.delete(response))
+    if (stopping) lastAnswer(server, response)
+  })
+  const drain = Effect.async<void>((resume) => {
+    stopping = true
+    for (const response of unfinished) lastAnswer(server, response)
+    const grace = setTimeout(() => server.closeAllConnections(), graceMs)
+    server.close(() => {
+      clearTimeout(grace)
+      resume(Effect.void)
+    })
+  })
+  return { drain, inFlight: () => unfinished.size }
+}
+
+/** How long the fibers of requests whose connections were destroyed have to finish before the storage closes. */
+const INTERRUPTED_FIBERS_MS = 2_000
+
+/**
+ * NodeHttpServer.layer, started and stopped in order. The platform's server listens as soon as its layer is built,
+ * before the storage beneath the app is ready, and answers nothing until the app is (requests then hang); when the
+ * app's scope closes it removes its handler and closes the Node server only after the storage is released, so requests
+ * in flight met a closed storage and keep-alive connections got no answer. This one listens once the app serves, and
+ * when the app's scope closes, before anything beneath the app is released, drains (see `stopper`) and awaits the
+ * requests' fibers.
+ */
+export const layer = (evaluate: () => Server, listen: { readonly port: number; readonly host?: string }, graceMs: number) =>
+  Layer.merge(
+    Layer.sync(HttpServer.HttpServer, () => {
+      const server = evaluate()
+      const stop = stopper(server, graceMs)
+      // The request fibers run detached from any scope: counting them is how the stop knows they are done.
+      let running = 0
+      let settled: (() => void) | undefined
+      const counted = <E, R>(app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
+        Effect.acquireUseRelease(
+          Effect.sync(() => running++),
+          () => app,
+          () =>
+            Effect.sync(() => {
+              running--
+              if (running > 0) return
+              const resume = settled
+              settled = undefined
+              resume?.()
+            })
+        )
+      const settledFibers = Effect.async<void>((resume) => {
+        if (running === 0) return resume(Effect.void)
+        settled = () => resume(Effect.void)
+      }).pipe(Effect.timeoutTo({ duration: Duration.millis(INTERRUPTED_FIBERS_MS), onSuccess: () => 0, onTimeout: () => running }))
+      return HttpServer.make({
+        address: { _tag: "TcpAddress", hostname: listen.host ?? "0.0.0.0", port: listen.port },
+        serve: (app, middleware) =>
+          Effect.gen(function*() {
+            // A port already taken ends the start: there is nothing to serve on.
+            const platform = yield* Effect.orDie(NodeHttpServer.make(() => server, listen))
+            yield* middleware === undefined ? platform.serve(counted(app)) : platform.serve(counted(app), middleware)
+            // Added after the platform's finalizers, so it runs before them: the handler stays while the server drains.
+            yield* Effect.addFinalizer(() =>
+              Effect.gen(function*() {
+                yield* Effect.logInfo("Stopping: no new connections, finishing the requests in flight").pipe(
+                  Effect.annotateLogs({ inFlight: stop.inFlight(), graceMs })
+                )
+                yield* stop.drain
+                const unfinished = yield* settledFibers
+                yield* Effect.logInfo("Stopped serving; closing the storage").pipe(Effect.annotateLogs({ unfinished }))
+              })
+            )
+          })
+      })
+    }),
+    NodeHttpServer.layerContext
+  )

@@ -11,7 +11,7 @@ import {
 } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { DomainServices, Identity, ImportServices, Search, Spaces, type StoragePorts } from "@octavo/domain"
-import { Cause, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
 import { CommentsHandlers } from "./comments/index.js"
 import { ContentHandlers } from "./content/index.js"
@@ -22,6 +22,14 @@ import { OrganizationsHandlers } from "./organizations/index.js"
 import { SearchHandlers } from "./search/index.js"
 import { apiError } from "./shared/Errors.js"
 import { PublicUrl } from "./shared/Handlers.js"
+import {
+  DEFAULT_RATE_LIMITS,
+  forwardedAddress,
+  makeRateLimiter,
+  quotaHeaders,
+  type RateLimitOptions,
+  retryAfterSeconds
+} from "./shared/RateLimit.js"
 import { Authentication } from "./shared/Security.js"
 import { SpacesHandlers } from "./spaces/index.js"
 import { WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
@@ -237,6 +245,55 @@ const securityHeaders = (app: HttpApp.Default): HttpApp.Default =>
     )
   })
 
+/** Probes of orchestrators and load balancers are never limited. */
+const unlimitedPaths = new Set(["/healthz", "/readyz"])
+
+const bearerToken = (authorization: string | undefined): string | undefined => {
+  const match = authorization === undefined ? null : /^bearer\s+(\S+)\s*$/i.exec(authorization)
+  return match?.[1]
+}
+
+/**
+ * Rate limits (shared/RateLimit.ts): every answer, the health probes' aside, states the caller's quota in
+ * X-RateLimit-Limit, -Remaining and -Reset; over it, the answer is a 429 with Retry-After, before the body is read.
+ * Like the security headers, answers written inside the app get the headers (and a 401 its cost) from a
+ * pre-response handler, those of the middleware in front here.
+ */
+const rateLimited = (options: RateLimitOptions) => {
+  const limiter = makeRateLimiter(options)
+  return (app: HttpApp.Default): HttpApp.Default =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      if (unlimitedPaths.has(request.url.split("?")[0] ?? "")) return app
+      const socketAddress = Option.getOrElse(request.remoteAddress, () => "unknown")
+      const address = options.trustForwardedFor
+        ? forwardedAddress(request.headers["x-forwarded-for"]) ?? socketAddress
+        : socketAddress
+      return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const admission = limiter.admit({ token: bearerToken(request.headers["authorization"]), address }, now)
+        if (!admission.allowed && admission.quota !== undefined) {
+          const retryAfter = retryAfterSeconds(admission.quota, now)
+          return Effect.succeed(
+            HttpServerResponse.unsafeJson(apiError(429, `API rate limit exceeded. Please try again in ${retryAfter} seconds`), {
+              status: 429,
+              headers: { ...quotaHeaders(admission.quota), "retry-after": String(retryAfter) }
+            })
+          )
+        }
+        // The pre-response handler and the map may both see the answer: it is counted once.
+        let settled: ReturnType<typeof limiter.settle> | null = null
+        const stated = (response: HttpServerResponse.HttpServerResponse) =>
+          Effect.map(Clock.currentTimeMillis, (then) => {
+            if (settled === null) settled = limiter.settle(admission, response.status, then)
+            return settled === undefined ? response : HttpServerResponse.setHeaders(response, quotaHeaders(settled))
+          })
+        return HttpApp.appendPreResponseHandler((_, response) => stated(response)).pipe(
+          Effect.zipRight(app),
+          Effect.flatMap(stated)
+        )
+      })
+    })
+}
+
 /**
  * A page path may hold slashes, as GitBook's client sends it (`…/content/path/guides/install`):
  * they are encoded before routing so that the path reaches its endpoint as one parameter.
@@ -271,6 +328,8 @@ export interface ServerOptions {
   readonly adminToken?: string | undefined
   /** Outbound fetches of imports: which private networks they may reach, and their timeout. */
   readonly fetch?: Partial<WebFetchOptions> | undefined
+  /** Requests per window by token and by address (0: no limit); DEFAULT_RATE_LIMITS for what is not given. */
+  readonly rateLimit?: Partial<RateLimitOptions> | undefined
 }
 
 const bootstrapAdmin = (adminToken: string | undefined) =>
@@ -321,9 +380,12 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
     Layer.provideMerge(DomainServices),
     Layer.provideMerge(Layer.merge(storage, WebFetcherLive(options.fetch)))
   )
+  const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimit }
   return HttpApiBuilder.serve((app) =>
     securityHeaders(
-      HttpMiddleware.logger(HttpIncomingMessage.withMaxBodySize(encodePagePaths(readJsonBody(app)), Option.some(MAX_BODY_BYTES)))
+      HttpMiddleware.logger(
+        rateLimited(limits)(HttpIncomingMessage.withMaxBodySize(encodePagePaths(readJsonBody(app)), Option.some(MAX_BODY_BYTES)))
+      )
     )
   ).pipe(
     // Fonts from Scalar's servers would be refused by the page's policy: the page uses the system's.

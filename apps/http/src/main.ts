@@ -1,7 +1,7 @@
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger, Option, Redacted } from "effect"
 import { AppConfig, storageChoice } from "./Config.js"
-import { makeNodeServer } from "./NodeServer.js"
+import * as NodeServer from "./NodeServer.js"
 import { makeHttpApp } from "./Server.js"
 import { storageLayer } from "./Storage.js"
 
@@ -20,13 +20,23 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
   return makeHttpApp(storageLayer(choice), {
     publicUrl,
     adminToken: Option.getOrUndefined(Option.map(config.adminToken, Redacted.value)),
-    fetch: { allow: config.importAllow, timeoutMs: config.importTimeoutMs }
-  }).pipe(Layer.provide(NodeHttpServer.layer(
-    () => makeNodeServer({ requestTimeoutMs: config.requestTimeoutMs, maxConnectionsPerAddress: config.maxConnectionsPerAddress }),
-    { port: config.port }
+    fetch: { allow: config.importAllow, timeoutMs: config.importTimeoutMs },
+    rateLimit: {
+      perToken: config.rateLimitPerMinute,
+      perAddress: config.rateLimitAnonymousPerMinute,
+      trustForwardedFor: config.rateLimitTrustForwardedFor
+    }
+  }).pipe(Layer.provide(NodeServer.layer(
+    () =>
+      NodeServer.makeNodeServer({
+        requestTimeoutMs: config.requestTimeoutMs,
+        maxConnectionsPerAddress: config.maxConnectionsPerAddress
+      }),
+    { port: config.port },
+    config.shutdownGraceMs
   )))
 }))
 
-// SIGTERM and SIGINT interrupt the main fiber: the server stops taking requests, finishes the
-// ones in flight, and the storage closes, in that order.
+// SIGTERM and SIGINT interrupt the main fiber: the server stops listening, closes its idle connections, finishes the
+// requests in flight (within OCTAVO_SHUTDOWN_GRACE_MS), then the storage closes and the process exits.
 Layer.launch(Main).pipe(Effect.provide(Logger.json), NodeRuntime.runMain({ disablePrettyLogger: true }))

@@ -15,7 +15,10 @@ describe("configuration", () => {
         importAllow: [],
         importTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
-        maxConnectionsPerAddress: 64
+        maxConnectionsPerAddress: 64,
+        rateLimitPerMinute: 1_200,
+        rateLimitAnonymousPerMinute: 300,
+        rateLimitTrustForwardedFor: false
       })
     }))
 
@@ -49,5 +52,25 @@ describe("configuration", () => {
           expect.stringContaining("OCTAVO_MAX_CONNECTIONS_PER_ADDRESS")
         ])
       }
+    }))
+
+  it.effect("takes rate limits of 0 (none) or more, naming the variable otherwise", () =>
+    Effect.gen(function*() {
+      const config = Either.getOrThrow(
+        yield* load({
+          OCTAVO_RATE_LIMIT_PER_MINUTE: "0",
+          OCTAVO_RATE_LIMIT_ANONYMOUS_PER_MINUTE: "60",
+          OCTAVO_RATE_LIMIT_TRUST_FORWARDED_FOR: "true"
+        })
+      )
+      expect(config).toMatchObject({ rateLimitPerMinute: 0, rateLimitAnonymousPerMinute: 60, rateLimitTrustForwardedFor: true })
+      for (const name of ["OCTAVO_RATE_LIMIT_PER_MINUTE", "OCTAVO_RATE_LIMIT_ANONYMOUS_PER_MINUTE"]) {
+        for (const count of ["-1", "2.5", "lots"]) {
+          const refused = yield* load({ [name]: count })
+          expect([count, Either.isLeft(refused) && String(refused.left)]).toEqual([count, expect.stringContaining(name)])
+        }
+      }
+      const notBoolean = yield* load({ OCTAVO_RATE_LIMIT_TRUST_FORWARDED_FOR: "maybe" })
+      expect(Either.isLeft(notBoolean) && String(notBoolean.left)).toContain("OCTAVO_RATE_LIMIT_TRUST_FORWARDED_FOR")
     }))
 })

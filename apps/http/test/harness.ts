@@ -9,9 +9,20 @@ import { recordAnswer } from "./conformance.js"
 export const ADMIN_TOKEN = "test-admin-token"
 export const PUBLIC_URL = "https://docs.test"
 
+/**
+ * Rate limits in tests: on, so every answer goes through them, but far above the thousands of requests a test file
+ * makes from one token and one address (the test clock never ends a window). rateLimit.test.ts sets low ones.
+ */
+const TEST_RATE_LIMITS = { perToken: 1_000_000, perAddress: 1_000_000 }
+
 /** The application on a test server, over the given storage, with an HttpClient aimed at it. */
-export const testServer = (storage: Layer.Layer<StoragePorts, unknown>, options: Pick<ServerOptions, "fetch"> = {}) =>
-  makeHttpApp(storage, { publicUrl: PUBLIC_URL, adminToken: ADMIN_TOKEN, ...options }).pipe(
+export const testServer = (storage: Layer.Layer<StoragePorts, unknown>, options: Pick<ServerOptions, "fetch" | "rateLimit"> = {}) =>
+  makeHttpApp(storage, {
+    publicUrl: PUBLIC_URL,
+    adminToken: ADMIN_TOKEN,
+    ...options,
+    rateLimit: { ...TEST_RATE_LIMITS, ...options.rateLimit }
+  }).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     // Request logs would drown the test report; warnings and errors still show.
     Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))

@@ -33,11 +33,11 @@ describe("the served OpenAPI document", () => {
     Effect.gen(function*() {
       const all = yield* operations
       // No input, no role: only the token can be wrong.
-      expect(errorStatuses(all.get("GET /v1/user"))).toEqual(["401", "413", "500"])
-      expect(errorStatuses(all.get("GET /healthz"))).toEqual(["413", "500"])
-      expect(errorStatuses(all.get("DELETE /v1/spaces/{spaceId}"))).toEqual(["400", "401", "403", "404", "413", "500"])
-      expect(errorStatuses(all.get("GET /v1/spaces/{spaceId}"))).toEqual(["400", "401", "404", "413", "500"])
-      expect(errorStatuses(all.get("POST /v1/orgs"))).toEqual(["400", "401", "409", "413", "500"])
+      expect(errorStatuses(all.get("GET /v1/user"))).toEqual(["401", "413", "429", "500"])
+      expect(errorStatuses(all.get("GET /healthz"))).toEqual(["413", "429", "500"])
+      expect(errorStatuses(all.get("DELETE /v1/spaces/{spaceId}"))).toEqual(["400", "401", "403", "404", "413", "429", "500"])
+      expect(errorStatuses(all.get("GET /v1/spaces/{spaceId}"))).toEqual(["400", "401", "404", "413", "429", "500"])
+      expect(errorStatuses(all.get("POST /v1/orgs"))).toEqual(["400", "401", "409", "413", "429", "500"])
       expect(errorStatuses(all.get("POST /v1/orgs/{organizationId}/invites/{inviteId}"))).toEqual([
         "400",
         "401",
@@ -45,9 +45,20 @@ describe("the served OpenAPI document", () => {
         "409",
         "412",
         "413",
+        "429",
         "500"
       ])
-      expect(errorStatuses(all.get("POST /v1/spaces/{spaceId}/restore"))).toEqual(["400", "401", "403", "404", "409", "412", "413", "500"])
+      expect(errorStatuses(all.get("POST /v1/spaces/{spaceId}/restore"))).toEqual([
+        "400",
+        "401",
+        "403",
+        "404",
+        "409",
+        "412",
+        "413",
+        "429",
+        "500"
+      ])
     }).pipe(Effect.provide(testServer(MemoryStorage)), Effect.scoped))
 
   it.effect("declares 400 where input is decoded and 401 where a token is required, on every operation", () =>

@@ -37,4 +37,8 @@ it("the server starts from the environment, logs JSON lines, and stops cleanly o
     annotations: { storage: "memory", port, publicUrl: "https://octavo.example" }
   })
   expect(lines.some((l) => l.annotations?.["http.status"] === 401)).toBe(true)
+  // The stop is logged: the server drained before the storage closed.
+  expect(lines.map((l) => l.message)).toEqual(
+    expect.arrayContaining(["Stopping: no new connections, finishing the requests in flight", "Stopped serving; closing the storage"])
+  )
 }, 30_000)

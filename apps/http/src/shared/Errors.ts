@@ -20,6 +20,7 @@ export const NotFound = errorSchema(404, "The object does not exist, or the call
 export const Conflict = errorSchema(409, "The action conflicts with the current state")
 export const PreconditionFailed = errorSchema(412, "A precondition of the transition does not hold")
 export const PayloadTooLarge = errorSchema(413, "The body is over the size limit")
+export const TooManyRequests = errorSchema(429, "Over a rate limit: wait the seconds Retry-After names")
 export const InternalError = errorSchema(500, "Something failed on the server; the cause is in its log")
 
 export interface ApiErrorBody<Code extends number> {

@@ -3,7 +3,11 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { PGlite, type Results } from "@electric-sql/pglite"
+import { execFile } from "node:child_process"
+import { existsSync } from "node:fs"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import { PGlite, type PGliteOptions as Options, type Results } from "@electric-sql/pglite"
 import { Effect, Layer, Stream } from "effect"
 import { acquireDataDirLock, directoryOnDisk } from "./DataDirLock.js"
 
@@ -13,6 +17,51 @@ export interface PgliteOptions {
 }
 
 type TransformRows = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+
+/**
+ * PostgreSQL's memory settings for one embedded user. PGlite starts with the server defaults (128 MB
+ * of shared buffers, 64 MB for maintenance), and what the WASM heap once grows to it keeps. Only
+ * sizes change: PGlite's own start parameters, its durability included, are kept as they are.
+ */
+const startParams = [
+  ...PGlite.defaultStartParams,
+  "-c",
+  "shared_buffers=16MB",
+  "-c",
+  "maintenance_work_mem=16MB"
+]
+
+const startOptions = (dataDir: string | undefined): Options => ({
+  startParams,
+  ...(dataDir === undefined ? {} : { dataDir })
+})
+
+/**
+ * Creates a new database directory in a child process. PGlite runs initdb in a second PGlite
+ * instance of its own, and the memory both took (hundreds of MiB) stays with the process that ran
+ * them; a child returns it all when it exits, and the server then opens the directory as on any
+ * later start.
+ */
+const initializeInChild = (dataDir: string) =>
+  Effect.async<void, SqlError>((resume) => {
+    const child = execFile(
+      process.execPath,
+      [
+        "--input-type=commonjs",
+        "--eval",
+        `const { module, options } = JSON.parse(process.argv[1])
+        require(module).PGlite.create(options).then((db) => db.close())`,
+        JSON.stringify({ module: createRequire(import.meta.url).resolve("@electric-sql/pglite"), options: startOptions(dataDir) })
+      ],
+      (error, _stdout, stderr) =>
+        resume(
+          error === null
+            ? Effect.void
+            : Effect.fail(new SqlError({ cause: stderr === "" ? error : stderr, message: "PGlite: failed to create the database" }))
+        )
+    )
+    return Effect.sync(() => child.kill())
+  })
 
 const toSqlError = (cause: unknown) => new SqlError({ cause, message: "Failed to execute statement" })
 
@@ -28,9 +77,10 @@ export const makePgliteClient = (options: PgliteOptions) =>
     // database (it is released after the close below, finalizers running in reverse).
     const directory = options.dataDir === undefined ? undefined : directoryOnDisk(options.dataDir)
     if (directory !== undefined) yield* acquireDataDirLock(directory)
+    if (directory !== undefined && !existsSync(join(directory, "PG_VERSION"))) yield* initializeInChild(options.dataDir as string)
     const db = yield* Effect.acquireRelease(
       Effect.tryPromise({
-        try: () => PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+        try: () => PGlite.create(startOptions(options.dataDir)),
         catch: (cause) => new SqlError({ cause, message: "PGlite: failed to start" })
       }),
       (db) => Effect.promise(() => db.close())
