@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer"
 import type { IncomingMessage } from "node:http"
 import {
   HttpApiBuilder,
@@ -143,7 +144,7 @@ const drain = (incoming: IncomingMessage, onData?: (chunk: Buffer) => void) => {
 
 /** The body as text, or None when it goes over MAX_BODY_BYTES (chunked bodies have no declared length). */
 const readBody = (incoming: IncomingMessage) =>
-  Effect.async<Option.Option<string>>((resume) => {
+  Effect.async<Option.Option<Buffer>>((resume) => {
     const chunks: Array<Buffer> = []
     let size = 0
     const onData = (chunk: Buffer) => {
@@ -154,7 +155,7 @@ const readBody = (incoming: IncomingMessage) =>
       resume(Effect.succeed(Option.none()))
     }
     const onEnd = () => {
-      if (size <= MAX_BODY_BYTES) resume(Effect.succeed(Option.some(Buffer.concat(chunks).toString("utf8"))))
+      if (size <= MAX_BODY_BYTES) resume(Effect.succeed(Option.some(Buffer.concat(chunks))))
     }
     // A client that goes away mid-body gets no answer: the request is interrupted.
     const onError = () => resume(Effect.interrupt)
@@ -195,12 +196,15 @@ const readJsonBody = (app: HttpApp.Default): HttpApp.Default =>
       drain(incoming)
       return tooLarge()
     }
-    return Effect.flatMap(readBody(incoming), (text) => {
-      if (Option.isNone(text)) return tooLarge()
+    return Effect.flatMap(readBody(incoming), (bytes) => {
+      if (Option.isNone(bytes)) return tooLarge()
       // An empty chunked body is no body; any other needs its content type.
-      if (contentType === undefined && text.value !== "") return unsupportedType()
-      if (nestedDeeperThan(text.value, MAX_JSON_DEPTH)) return respond(400, `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
-      return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBodyText(request, text.value))
+      if (contentType === undefined && bytes.value.length > 0) return unsupportedType()
+      // JSON is UTF-8: bytes that are not would be read as U+FFFD and stored changed, so they are refused.
+      if (!isUtf8(bytes.value)) return respond(400, "body: is not valid UTF-8")
+      const text = bytes.value.toString("utf8")
+      if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return respond(400, `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+      return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBodyText(request, text))
     })
   })
 

@@ -20,7 +20,7 @@ interface RawRequest {
   /** Written in these pieces without a length, so Node sends the body chunked. */
   readonly chunks?: ReadonlyArray<string>
   /** Written at once with its Content-Length. */
-  readonly body?: string
+  readonly body?: string | Buffer
 }
 
 const serverPort = Effect.map(HttpServer.HttpServer, (server) => {
@@ -96,6 +96,24 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("hardening", (it
         body: `{"title":${nested(10_000)}}`
       })
       expect(patch).toMatchObject({ status: 400, body: { error: { code: 400 } } })
+    }))
+
+  it.effect("a body that is not UTF-8 is a 400, not read as replacement characters and stored", () =>
+    Effect.gen(function*() {
+      const before = Buffer.from(`{"title":"Caf`)
+      const after = Buffer.from(`"}`)
+      // A lone continuation byte, an overlong slash, a surrogate encoded in UTF-8: none is UTF-8.
+      for (const bad of [[0xff], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+        const answer = yield* raw({
+          method: "POST",
+          path: "/v1/orgs",
+          headers: { "content-type": "application/json" },
+          body: Buffer.concat([before, Buffer.from(bad), after])
+        })
+        expect(answer).toMatchObject({ status: 400, body: { error: { code: 400, message: "body: is not valid UTF-8" } } })
+      }
+      const fine = yield* createOrg(`{"title":"Café ☕"}`)
+      expect(fine).toMatchObject({ status: 201, body: { title: "Café ☕" } })
     }))
 
   it.effect("a body that is not application/json is refused with 415 saying what to send", () =>
