@@ -1,33 +1,13 @@
-import { HttpServer } from "@effect/platform"
-import { GitBookAPI } from "@gitbook/api"
-// The package's own declarations import "./client" without an extension, which NodeNext cannot follow:
-// its client class is named here so that every call below is checked against GitBook's types.
-import type { Api, ContentType, MemberRole } from "@gitbook/api/client"
+import type { ContentType, MemberRole } from "@gitbook/api/client"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { checkedFetch } from "./conformance.js"
 import { testServer } from "./harness.js"
+import { clientFor } from "./officialClient.js"
 import { newUser } from "./scenario.js"
 
 // The whole authoring flow through GitBook's own client (`@gitbook/api`), as an existing GitBook
 // integration would run it against Octavo: every request and answer is the client's.
-
-/** A client of the test server, as `token`. */
-const clientFor = (token: string) =>
-  Effect.gen(function*() {
-    const address = (yield* HttpServer.HttpServer).address
-    if (address._tag !== "TcpAddress") throw new Error("expected a TCP server")
-    // At run time it is that class; only its declared type is lost on the way.
-    // Its requests go through the conformance check, as the harness's do.
-    return new GitBookAPI({
-      endpoint: `http://127.0.0.1:${address.port}`,
-      authToken: token,
-      serviceBinding: { fetch: checkedFetch }
-    }) as unknown as Api<
-      { readonly authToken?: string }
-    >
-  })
 
 const png = Uint8Array.from(
   atob("iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGP4z8DwH4QZYAwAR8oH+Rq28akAAAAASUVORK5CYII="),

@@ -1,30 +1,13 @@
-import { HttpServer } from "@effect/platform"
-import { GitBookAPI } from "@gitbook/api"
-// As in gitbookClient.test.ts: the client class is named from the package's declarations so that
-// every call below is checked against GitBook's types.
-import type { Api } from "@gitbook/api/client"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { checkedFetch } from "./conformance.js"
 import { call, testServer } from "./harness.js"
+import { clientFor } from "./officialClient.js"
 import { addMember, newUser } from "./scenario.js"
 
 // A change request's review through GitBook's own client (`@gitbook/api`): a reviewer comments on
 // a page, the author replies, both react, the reviewer resolves, the page goes. Every request and
 // answer is the client's, and every answer is checked against GitBook's schema.
-
-/** A client of the test server, as `token`. */
-const clientFor = (token: string) =>
-  Effect.gen(function*() {
-    const address = (yield* HttpServer.HttpServer).address
-    if (address._tag !== "TcpAddress") throw new Error("expected a TCP server")
-    return new GitBookAPI({
-      endpoint: `http://127.0.0.1:${address.port}`,
-      authToken: token,
-      serviceBinding: { fetch: checkedFetch }
-    }) as unknown as Api<{ readonly authToken?: string }>
-  })
 
 const run = <A>(request: () => Promise<A>) => Effect.promise(request)
 

@@ -21,6 +21,7 @@ import { SpaceAccess } from "../spaces/SpaceAccess.js"
 import {
   type Comment,
   type CommentBody,
+  type CommentPermissions,
   type CommentReply,
   type CommentStatus,
   type CommentView,
@@ -365,6 +366,28 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
     const requireMay = (allowed: boolean, action: string, required: string) =>
       allowed ? Effect.void : Effect.fail(new Forbidden({ action, required }))
 
+    /**
+     * What an update does to the body of a comment or a reply of `thread`, refused whole when the actor may not set
+     * the body or react: the item with its new body (`editedAt` moves only when the body changes).
+     */
+    const editBody = <T extends Comment | CommentReply>(
+      item: T,
+      what: "comment" | "reply",
+      changes: { readonly body?: CommentBody | undefined; readonly reacting: boolean },
+      allowed: { readonly may: CommentPermissions; readonly level: SpaceGrant["level"] },
+      thread: { readonly comment: Comment; readonly changeRequest: ChangeRequest; readonly at: Date }
+    ) =>
+      Effect.gen(function*() {
+        if (changes.body !== undefined) yield* requireMay(allowed.may.edit, `edit this ${what}`, "being its author or the admin level")
+        if (changes.reacting) {
+          yield* requireMay(mayReact(allowed.level), `react to ${what === "comment" ? "comments" : "replies"}`, "the comment level")
+        }
+        if (changes.body === undefined) return item
+        const content = contents.load(thread.changeRequest.revisionId)
+        const body = yield* bodyOf(changes.body, "body", content, thread.comment.pageId ?? null)
+        return body === item.body ? item : { ...item, body, editedAt: thread.at }
+      })
+
     /** Resolves or reopens, edits the body, adds and removes the actor's reactions: each as the policy allows. */
     const update = (spaceId: SpaceId, reference: string, commentId: string, input: UpdateCommentInput) =>
       Effect.gen(function*() {
@@ -379,15 +402,13 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
           if (valid.resolved !== undefined) {
             yield* requireMay(may.resolve, "resolve or reopen this comment", "being its author or the review level")
           }
-          if (valid.body !== undefined) yield* requireMay(may.edit, "edit this comment", "being its author or the admin level")
           const reacting = reactions.added.length + reactions.removed.length > 0
-          if (reacting) yield* requireMay(mayReact(grant.level), "react to comments", "the comment level")
           const at = yield* now
-          let updated = comment
-          if (valid.body !== undefined) {
-            const body = yield* bodyOf(valid.body, "body", contents.load(current.revisionId), comment.pageId ?? null)
-            if (body !== comment.body) updated = { ...updated, body, editedAt: at }
-          }
+          let updated = yield* editBody(comment, "comment", { body: valid.body, reacting }, { may, level: grant.level }, {
+            comment,
+            changeRequest: current,
+            at
+          })
           if (valid.resolved === true && comment.status === "open") {
             updated = { ...updated, status: "resolved", resolvedAt: at, resolvedBy: actor.id }
             yield* comments.countOpen(spaceId, -1)
@@ -470,15 +491,13 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
           const comment = yield* findComment(current, commentId)
           const reply = yield* findReply(comment, replyId)
           const may = commentPermissions(grant.level, actor.id, reply.postedBy, takesComments(current.status))
-          if (valid.body !== undefined) yield* requireMay(may.edit, "edit this reply", "being its author or the admin level")
           const reacting = reactions.added.length + reactions.removed.length > 0
-          if (reacting) yield* requireMay(mayReact(grant.level), "react to replies", "the comment level")
           const at = yield* now
-          let updated = reply
-          if (valid.body !== undefined) {
-            const body = yield* bodyOf(valid.body, "body", contents.load(current.revisionId), comment.pageId ?? null)
-            if (body !== reply.body) updated = { ...reply, body, editedAt: at }
-          }
+          const updated = yield* editBody(reply, "reply", { body: valid.body, reacting }, { may, level: grant.level }, {
+            comment,
+            changeRequest: current,
+            at
+          })
           if (updated !== reply) yield* comments.updateReply(updated)
           if (reacting) yield* comments.react(comment.id, reply.id, actor.id, { ...reactions, at })
           return yield* replyView(grant, current, updated)

@@ -72,6 +72,8 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
         expect(ids(yield* repo.list(changeRequestId, { status: "resolved" }, "asc", first()))).toEqual([c.id])
         expect(ids(yield* repo.list(changeRequestId, { pageId }, "asc", first()))).toEqual([b.id])
         expect(ids(yield* repo.list(changeRequestId, { authors: [bob] }, "asc", first()))).toEqual([b.id])
+        // An empty list of authors is no filter, as the port says.
+        expect((yield* repo.list(changeRequestId, { authors: [] }, "asc", first())).count).toBe(3)
         expect((yield* repo.list(changeRequestId, { authors: [ann], status: "open" }, "asc", first())).count).toBe(1)
 
         // `update` writes the body and the status, never the reply count.
