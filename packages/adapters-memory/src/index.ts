@@ -5,6 +5,7 @@ import { MemoryContent } from "./content/index.js"
 import { MemoryIdentity } from "./identity/index.js"
 import { MemoryOrganizations } from "./organizations/index.js"
 import { MemorySearch } from "./search/index.js"
+import { MemorySites } from "./sites/index.js"
 import { MemoryShared, MemoryStoreLive } from "./shared/index.js"
 import { MemorySpaces } from "./spaces/index.js"
 
@@ -13,6 +14,7 @@ export { MemoryContent } from "./content/index.js"
 export { MemoryIdentity } from "./identity/index.js"
 export { MemoryOrganizations } from "./organizations/index.js"
 export { MemorySearch } from "./search/index.js"
+export { MemorySites } from "./sites/index.js"
 export { MemoryShared, MemoryStore, MemoryStoreLive } from "./shared/index.js"
 export { MemorySpaces } from "./spaces/index.js"
 
@@ -24,5 +26,6 @@ export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemorySpaces,
   MemoryContent,
   MemorySearch,
-  MemoryComments
+  MemoryComments,
+  MemorySites
 ).pipe(Layer.provide(MemoryStoreLive))

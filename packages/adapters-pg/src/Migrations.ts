@@ -2,6 +2,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Effect } from "effect"
 import { commentsMigrations } from "./comments/index.js"
+import { sitesMigrations } from "./sites/index.js"
 import { contentMigrations } from "./content/index.js"
 import { identityMigrations } from "./identity/index.js"
 import { guestInvitesMigration, organizationsMigrations } from "./organizations/index.js"
@@ -23,7 +24,8 @@ export const migrations: ReadonlyArray<Migration> = [
   defaultLevelsAndIconsMigration,
   searchPageContextMigration,
   guestInvitesMigration,
-  ...commentsMigrations
+  ...commentsMigrations,
+  ...sitesMigrations
 ]
 
 /** Brings the schema up to date: applies the migrations a database has not recorded. */

@@ -8,6 +8,7 @@ import { migrate } from "./Migrations.js"
 import { PgOrganizations } from "./organizations/index.js"
 import { PgSearch } from "./search/index.js"
 import { PgShared } from "./shared/index.js"
+import { PgSites } from "./sites/index.js"
 import { PgSpaces } from "./spaces/index.js"
 
 /** Brings the schema up to date before anything uses it. */
@@ -21,5 +22,6 @@ export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = 
   PgSpaces,
   PgContent,
   PgSearch,
-  PgComments
+  PgComments,
+  PgSites
 ).pipe(Layer.provide(MigrationsLive))

@@ -40,6 +40,11 @@ const allTables = [
   "revisions",
   "search_documents",
   "search_spaces",
+  "site_section_groups",
+  "site_sections",
+  "site_share_links",
+  "site_spaces",
+  "sites",
   "space_comment_counts",
   "spaces",
   "team_memberships",
@@ -71,7 +76,8 @@ describe("migrate", () => {
       [7, "default levels inherit or none, space icons", "9826015fd56d72bef750c044afbbb15c56b6dbf113df27530d33c216ce728bd6"],
       [8, "search documents with descriptions and ancestors", "ad783ee6ddbad03d1422f905a828f9a7f3417a06ad450929c8f1d16674334c1b"],
       [9, "guest link invites", "9d47e730cfa850ac34c4165ca467457d2ea4dc8d436402c37e7cdef5b053c5b2"],
-      [10, "comments", "f436999010a4922e47f217e1ff6e6ad6fb13a09b769a6224cf5942a9805e5020"]
+      [10, "comments", "f436999010a4922e47f217e1ff6e6ad6fb13a09b769a6224cf5942a9805e5020"],
+      [11, "sites", "31ca9fc4950b6944063e3e0ba8f20bd5c7d6af4cd4e45ed3fd2332b42bead94f"]
     ])
   })
 

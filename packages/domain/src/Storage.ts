@@ -4,7 +4,8 @@ import type { IdentityPorts } from "./identity/Ports.js"
 import type { OrganizationsPorts } from "./organizations/Ports.js"
 import type { UnitOfWork } from "./shared/UnitOfWork.js"
 import type { SearchPorts } from "./search/Ports.js"
+import type { SitesPorts } from "./sites/Ports.js"
 import type { SpacesPorts } from "./spaces/Ports.js"
 
 /** Everything a storage adapter provides, context by context: one Layer of these runs the whole domain. */
-export type StoragePorts = UnitOfWork | IdentityPorts | OrganizationsPorts | SpacesPorts | ContentPorts | SearchPorts | CommentsPorts
+export type StoragePorts = UnitOfWork | IdentityPorts | OrganizationsPorts | SpacesPorts | ContentPorts | SearchPorts | CommentsPorts | SitesPorts

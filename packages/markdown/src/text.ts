@@ -141,8 +141,8 @@ export const sections = (markdown: string): Array<Section> => {
   return result
 }
 
-/** A slug from a title: lower-case ASCII words joined by `-`, accents stripped, at most 100 characters, "page" when empty. */
-export const slugify = (title: string): string => {
+/** A slug from a title: lower-case ASCII words joined by `-`, accents stripped, at most 100 characters, `empty` ("page") when empty. */
+export const slugify = (title: string, empty = "page"): string => {
   const slugged = title
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -151,5 +151,5 @@ export const slugify = (title: string): string => {
     .replace(/^-+|-+$/g, "")
     .slice(0, 100)
     .replace(/-+$/, "")
-  return slugged === "" ? "page" : slugged
+  return slugged === "" ? empty : slugged
 }

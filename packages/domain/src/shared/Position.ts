@@ -1,3 +1,6 @@
+import { Effect } from "effect"
+import { InvalidInput } from "./Errors.js"
+
 /**
  * Order keys for siblings (conventions.md, "Positions"): strings that sort with plain string
  * comparison, so moving one item writes one key and never renumbers its siblings.
@@ -49,3 +52,60 @@ export const keyBetween = (before: string | undefined, after: string | undefined
 /** A key after every given key: where an item goes at the end of its parent. */
 export const keyAfterLast = (keys: ReadonlyArray<string>): string =>
   keyBetween(keys.reduce<string | undefined>((max, k) => (max === undefined || k > max ? k : max), undefined), undefined)
+
+/** An item with its order key among its siblings. */
+export interface Placed {
+  readonly id: string
+  readonly position: string
+}
+
+/** A sibling named in input: its id, and the input field that holds it (for the error). */
+export interface NamedSibling {
+  readonly id: string
+  readonly field: string
+}
+
+const comparePlaced = (a: Placed, b: Placed) =>
+  a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+
+/** Items in their siblings' order: by order key, then by id. */
+export const inOrder = <A extends Placed>(items: ReadonlyArray<A>): Array<A> => [...items].sort(comparePlaced)
+
+/**
+ * The order key for an item placed among `siblings` (the target parent's children, without the
+ * item itself): after `after`, before `before` (both: they must be adjacent), else at the end.
+ * Naming an item that is not among the siblings is invalid input.
+ */
+export const placeAmongSiblings = (
+  siblings: ReadonlyArray<Placed>,
+  position: { readonly before?: NamedSibling | undefined; readonly after?: NamedSibling | undefined }
+): Effect.Effect<string, InvalidInput> => {
+  const ordered = inOrder(siblings)
+  const keys = ordered.map((s) => s.position)
+  const named = (side: "before" | "after", ref: NamedSibling) => {
+    const i = ordered.findIndex((s) => s.id === ref.id)
+    return i < 0
+      ? Effect.fail(
+        new InvalidInput({ field: `position.${side}.${ref.field}`, rule: `${ref.id} is not a sibling under the target parent` })
+      )
+      : Effect.succeed(i)
+  }
+  // Neighbours with the same key (left by concurrent placements) count as one.
+  const below = (i: number) => keys.slice(0, i).reverse().find((k) => k < keys[i]!)
+  const above = (i: number) => keys.slice(i + 1).find((k) => k > keys[i]!)
+  const { after, before } = position
+  if (after !== undefined) {
+    return Effect.gen(function*() {
+      const i = yield* named("after", after)
+      if (before !== undefined) {
+        const j = yield* named("before", before)
+        if (j !== i + 1) {
+          return yield* new InvalidInput({ field: "position", rule: "before and after must name adjacent siblings" })
+        }
+      }
+      return keyBetween(keys[i], above(i))
+    })
+  }
+  if (before !== undefined) return Effect.map(named("before", before), (i) => keyBetween(below(i), keys[i]))
+  return Effect.succeed(keyBetween(keys[keys.length - 1], undefined))
+}

@@ -8,6 +8,10 @@ export class Secrets extends Context.Tag("@octavo/domain/Secrets")<Secrets, {
   readonly newToken: Effect.Effect<string>
   /** The stored form of a token secret; the secret itself is never stored. */
   readonly hashToken: (token: string) => Effect.Effect<string>
+  /** `length` characters of [A-Za-z0-9], each uniformly random: a key a person may paste. */
+  readonly newKey: (length: number) => Effect.Effect<string>
+  /** `bytes` random bytes, base64url: a signing secret. */
+  readonly newSecret: (bytes: number) => Effect.Effect<string>
 }>() {}
 
 // The Web Crypto API is a web standard (browsers, Node, Deno, Bun), not a Node API.
@@ -22,10 +26,36 @@ const randomString = (length: number): string => {
   return out
 }
 
+/** Uniform over the alphabet: bytes past the largest multiple of 62 are drawn again. */
+const uniformString = (length: number): string => {
+  let out = ""
+  while (out.length < length) {
+    for (const b of webCrypto.getRandomValues(new Uint8Array(length))) {
+      if (b < 248 && out.length < length) out += alphabet[b % alphabet.length]
+    }
+  }
+  return out
+}
+
+const base64Url = (bytes: Uint8Array): string => {
+  let binary = ""
+  for (const b of bytes) binary += String.fromCharCode(b)
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+}
+
+/** Whether two secrets are equal, in a time that depends on their lengths only. */
+export const sameSecret = (a: string, b: string): boolean => {
+  let difference = a.length ^ b.length
+  for (let i = 0; i < Math.max(a.length, b.length); i++) difference |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0)
+  return difference === 0
+}
+
 const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("")
 
 export const SecretsLive = Layer.succeed(Secrets, {
   newId: Effect.sync(() => randomString(20)),
   newToken: Effect.sync(() => `oct_${randomString(43)}`),
-  hashToken: (token) => Effect.promise(() => webCrypto.subtle.digest("SHA-256", new TextEncoder().encode(token))).pipe(Effect.map(hex))
+  hashToken: (token) => Effect.promise(() => webCrypto.subtle.digest("SHA-256", new TextEncoder().encode(token))).pipe(Effect.map(hex)),
+  newKey: (length) => Effect.sync(() => uniformString(length)),
+  newSecret: (bytes) => Effect.sync(() => base64Url(webCrypto.getRandomValues(new Uint8Array(bytes))))
 })

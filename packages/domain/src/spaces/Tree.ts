@@ -1,10 +1,10 @@
-import { Effect } from "effect"
-import { InvalidInput } from "../shared/Errors.js"
+import type { Effect } from "effect"
+import type { InvalidInput } from "../shared/Errors.js"
 import type { CollectionId } from "../shared/Ids.js"
-import { keyBetween } from "../shared/Position.js"
+import { placeAmongSiblings } from "../shared/Position.js"
 import type { Role } from "../shared/Role.js"
 import type { Sibling } from "./Ports.js"
-import { type Collection, type DefaultLevel, type Position, type SiblingRef, siblingOf } from "./Space.js"
+import { type Collection, type DefaultLevel, type Position, siblingOf } from "./Space.js"
 
 /** The collections of an organization by id, to walk up from any item. */
 export type CollectionIndex = ReadonlyMap<string, Collection>
@@ -44,43 +44,13 @@ export const isWithin = (index: CollectionIndex, candidate: CollectionId | null,
 export const descendants = (index: CollectionIndex, collectionId: CollectionId): ReadonlyArray<Collection> =>
   Array.from(index.values()).filter((c) => c.id !== collectionId && isWithin(index, c.id, collectionId))
 
-const compareSiblings = (a: Sibling, b: Sibling) =>
-  a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
-
 /**
  * The order key for an item placed among `siblings` (the target parent's children, without the
  * item itself): before or after a named sibling, else at the end. Naming a sibling that is not
  * under the target parent is invalid input.
  */
-export const placeAmong = (siblings: ReadonlyArray<Sibling>, position: Position | undefined): Effect.Effect<string, InvalidInput> => {
-  const ordered = [...siblings].sort(compareSiblings)
-  const keys = ordered.map((s) => s.position)
-  const indexOf = (field: string, id: string) => {
-    const i = ordered.findIndex((s) => s.id === id)
-    return i < 0 ? Effect.fail(new InvalidInput({ field, rule: `${id} is not a sibling under the target parent` })) : Effect.succeed(i)
-  }
-  // Neighbours with the same key (left by concurrent placements) count as one.
-  const below = (i: number) => keys.slice(0, i).reverse().find((k) => k < keys[i]!)
-  const above = (i: number) => keys.slice(i + 1).find((k) => k > keys[i]!)
-  const named = (side: "before" | "after", ref: SiblingRef) => {
-    const { field, id } = siblingOf(ref)
-    return indexOf(`position.${side}.${field}`, id)
-  }
-  if (position?.after !== undefined) {
-    const after = position.after
-    return Effect.gen(function*() {
-      const i = yield* named("after", after)
-      if (position.before !== undefined) {
-        const j = yield* named("before", position.before)
-        if (j !== i + 1) {
-          return yield* new InvalidInput({ field: "position", rule: "before and after must name adjacent siblings" })
-        }
-      }
-      return keyBetween(keys[i], above(i))
-    })
-  }
-  if (position?.before !== undefined) {
-    return Effect.map(named("before", position.before), (i) => keyBetween(below(i), keys[i]))
-  }
-  return Effect.succeed(keyBetween(keys[keys.length - 1], undefined))
-}
+export const placeAmong = (siblings: ReadonlyArray<Sibling>, position: Position | undefined): Effect.Effect<string, InvalidInput> =>
+  placeAmongSiblings(siblings, {
+    before: position?.before === undefined ? undefined : siblingOf(position.before),
+    after: position?.after === undefined ? undefined : siblingOf(position.after)
+  })

@@ -456,3 +456,4 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
 }
 export { spacesModelProperty } from "./spacesModel.js"
 export { commentsModelProperty } from "./commentsModel.js"
+export { sitesModelProperty } from "./sitesModel.js"

@@ -1,0 +1,61 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import {
+  SiteId,
+  SiteSection,
+  SiteSectionGroup,
+  SiteSpace,
+  SiteStructureRepository,
+  SpaceId
+} from "@octavo/domain"
+import { Effect, Layer, Schema } from "effect"
+import { type Columns, findAll, rowOf } from "../shared/Rows.js"
+
+const SectionRow = rowOf(SiteSection)
+const GroupRow = rowOf(SiteSectionGroup)
+const SiteSpaceRow = rowOf(SiteSpace)
+const SpaceOfRow = rowOf(Schema.Struct({ siteId: SiteId, spaceId: SpaceId }))
+
+export const SiteStructureRepositoryLive = Layer.effect(
+  SiteStructureRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const sectionsOf = findAll(SiteId, SectionRow, (siteId) => sql`SELECT * FROM site_sections WHERE site_id = ${siteId}`)
+    const groupsOf = findAll(SiteId, GroupRow, (siteId) => sql`SELECT * FROM site_section_groups WHERE site_id = ${siteId}`)
+    const siteSpacesOf = findAll(SiteId, SiteSpaceRow, (siteId) => sql`SELECT * FROM site_spaces WHERE site_id = ${siteId}`)
+    const spacesOf = findAll(
+      Schema.Array(SiteId),
+      SpaceOfRow,
+      (ids) => sql`SELECT site_id, space_id FROM site_spaces WHERE site_id = ANY(${ids}::text[]) ORDER BY site_id, space_id, id`
+    )
+
+    const remove = (table: string, ids: ReadonlyArray<string>) =>
+      ids.length === 0 ? Effect.void : sql`DELETE FROM ${sql(table)} WHERE id = ANY(${ids}::text[])`.pipe(Effect.asVoid)
+    // Inserts the rows, or overwrites every column of those whose id is there already.
+    const upsert = (table: string, rows: ReadonlyArray<Columns>) => {
+      const [first] = rows
+      if (first === undefined) return Effect.void
+      const overwritten = Object.keys(first).filter((column) => column !== "id")
+        .map((column) => `"${column}" = EXCLUDED."${column}"`)
+      return sql`INSERT INTO ${sql(table)} ${sql.insert(rows)}
+        ON CONFLICT (id) DO UPDATE SET ${sql.literal(overwritten.join(", "))}`.pipe(Effect.asVoid)
+    }
+
+    return SiteStructureRepository.of({
+      load: (siteId) => Effect.all({ sections: sectionsOf(siteId), groups: groupsOf(siteId), siteSpaces: siteSpacesOf(siteId) }),
+      // Removals first: an id both removed and put ends up put.
+      write: (writes) =>
+        Effect.gen(function*() {
+          const sections = yield* Schema.encode(Schema.Array(SectionRow))(writes.sections.put)
+          const groups = yield* Schema.encode(Schema.Array(GroupRow))(writes.groups.put)
+          const siteSpaces = yield* Schema.encode(Schema.Array(SiteSpaceRow))(writes.siteSpaces.put)
+          yield* remove("site_spaces", writes.siteSpaces.removed)
+          yield* remove("site_sections", writes.sections.removed)
+          yield* remove("site_section_groups", writes.groups.removed)
+          yield* upsert("site_section_groups", groups)
+          yield* upsert("site_sections", sections)
+          yield* upsert("site_spaces", siteSpaces)
+        }).pipe(sql.withTransaction, Effect.orDie),
+      spacesOf: (siteIds) => siteIds.length === 0 ? Effect.succeed([]) : spacesOf(siteIds)
+    })
+  })
+)

@@ -1,0 +1,4 @@
+import type { Migration } from "../shared/Migrations.js"
+import { migration as sites } from "./migrations/0011_sites.js"
+
+export const sitesMigrations: ReadonlyArray<Migration> = [sites]

@@ -1,0 +1,79 @@
+import { Context, type Effect, type Option } from "effect"
+import type { Conflict } from "../shared/Errors.js"
+import type {
+  OrganizationId,
+  ShareLinkId,
+  SiteId,
+  SiteSectionGroupId,
+  SiteSectionId,
+  SiteSpaceId,
+  SpaceId
+} from "../shared/Ids.js"
+import type { Page, PageRequest } from "../shared/Pagination.js"
+import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteType } from "./Site.js"
+
+/** Which of an organization's sites a list holds; keyset (createdAt ms, id) ascending. */
+export interface SiteFilter {
+  /** Sites with a site space on this space. */
+  readonly spaceId?: SpaceId | undefined
+  /** A case-insensitive substring of the title. */
+  readonly title?: string | undefined
+  readonly published?: boolean | undefined
+  /** Any of these types; absent or empty, any type. */
+  readonly types?: ReadonlyArray<SiteType> | undefined
+}
+
+export class SiteRepository extends Context.Tag("@octavo/domain/SiteRepository")<SiteRepository, {
+  /** Fails with Conflict when the basename (per organization) or the proxy (per instance) is taken, case-insensitively. */
+  readonly insert: (site: Site) => Effect.Effect<void, Conflict>
+  /** Writes every field; the same conflicts as insert. */
+  readonly update: (site: Site) => Effect.Effect<void, Conflict>
+  /** Removes the site and everything under it: sections, groups, site spaces, share links. */
+  readonly remove: (id: SiteId) => Effect.Effect<void>
+  readonly findById: (id: SiteId) => Effect.Effect<Option.Option<Site>>
+  /**
+   * In a unit of work: waits for, then holds until the unit ends, the site's lock, so that changes
+   * to one site's structure take turns. Memory units of work already run one at a time.
+   */
+  readonly lock: (id: SiteId) => Effect.Effect<void>
+  readonly list: (organizationId: OrganizationId, filter: SiteFilter, page: PageRequest) => Effect.Effect<Page<Site>>
+  /** The sites that hold a site space on the space. */
+  readonly holding: (spaceId: SpaceId) => Effect.Effect<ReadonlyArray<SiteId>>
+}>() {}
+
+/** What a structural change writes: the items added or changed, and the ids of those removed. */
+export interface StructureWrites {
+  readonly sections: { readonly put: ReadonlyArray<SiteSection>; readonly removed: ReadonlyArray<SiteSectionId> }
+  readonly groups: { readonly put: ReadonlyArray<SiteSectionGroup>; readonly removed: ReadonlyArray<SiteSectionGroupId> }
+  readonly siteSpaces: { readonly put: ReadonlyArray<SiteSpace>; readonly removed: ReadonlyArray<SiteSpaceId> }
+}
+
+/** A site's sections, section groups and site spaces. */
+export class SiteStructureRepository extends Context.Tag("@octavo/domain/SiteStructureRepository")<SiteStructureRepository, {
+  /** Every section, group and site space of the site (site spaces of soft-deleted spaces too), in no particular order. */
+  readonly load: (siteId: SiteId) => Effect.Effect<{
+    readonly sections: ReadonlyArray<SiteSection>
+    readonly groups: ReadonlyArray<SiteSectionGroup>
+    readonly siteSpaces: ReadonlyArray<SiteSpace>
+  }>
+  /** Removals first, then inserts or overwrites by id. */
+  readonly write: (writes: StructureWrites) => Effect.Effect<void>
+  /** The spaces each of the sites' site spaces is on, for counting. */
+  readonly spacesOf: (
+    siteIds: ReadonlyArray<SiteId>
+  ) => Effect.Effect<ReadonlyArray<{ readonly siteId: SiteId; readonly spaceId: SpaceId }>>
+}>() {}
+
+export class ShareLinkRepository extends Context.Tag("@octavo/domain/ShareLinkRepository")<ShareLinkRepository, {
+  readonly insert: (link: ShareLink) => Effect.Effect<void>
+  readonly update: (link: ShareLink) => Effect.Effect<void>
+  readonly remove: (id: ShareLinkId) => Effect.Effect<void>
+  readonly findById: (id: ShareLinkId) => Effect.Effect<Option.Option<ShareLink>>
+  /** Keyset (createdAt ms, id) ascending; `search` is a case-insensitive substring of the name or the key. */
+  readonly list: (siteId: SiteId, search: string | undefined, page: PageRequest) => Effect.Effect<Page<ShareLink>>
+  /** The site's active links, to compare a key against each in constant time. */
+  readonly active: (siteId: SiteId) => Effect.Effect<ReadonlyArray<ShareLink>>
+}>() {}
+
+/** The storage the sites context owns. */
+export type SitesPorts = SiteRepository | SiteStructureRepository | ShareLinkRepository
