@@ -8,6 +8,7 @@ import { OrganizationsGroups } from "./organizations/index.js"
 import { SearchGroups } from "./search/index.js"
 import { OctavoBase, requestBodiesAcceptUnknownProperties } from "./shared/Contract.js"
 import { InternalError, PayloadTooLarge, TooManyRequests } from "./shared/Errors.js"
+import { SitesGroups } from "./sites/index.js"
 import { SpacesGroups } from "./spaces/index.js"
 
 /**
@@ -23,6 +24,7 @@ export class OctavoApi extends OctavoBase
   .addHttpApi(SearchGroups)
   .addHttpApi(ImportsGroups)
   .addHttpApi(CommentsGroups)
+  .addHttpApi(SitesGroups)
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)
   .addError(InternalError)

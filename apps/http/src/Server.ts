@@ -32,6 +32,7 @@ import {
   retryAfterSeconds
 } from "./shared/RateLimit.js"
 import { Authentication } from "./shared/Security.js"
+import { SitesHandlers } from "./sites/index.js"
 import { SpacesHandlers } from "./spaces/index.js"
 import { WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
 
@@ -321,7 +322,8 @@ const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
     ContentHandlers,
     SearchHandlers,
     ImportsHandlers,
-    CommentsHandlers
+    CommentsHandlers,
+    SitesHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )

@@ -175,6 +175,52 @@ const matrix: Readonly<Record<string, Entry>> = {
   // Guests may not search an organization (README, Search).
   "search.organization": { need: org("read"), query: "query=welcome" },
 
+  // Sites follow the organization role and hide from guests (conventions-2.md §0): read every GET,
+  // create for sites and their structure and publishing, admin for settings, share links and publishing auth.
+  "sites.list": { need: content("read") },
+  "sites.create": { need: content("create"), payload: () => ({ title: "Another site" }) },
+  "sites.get": { need: content("read") },
+  "sites.update": { need: content("admin"), payload: () => ({ title: "Renamed site" }) },
+  "sites.remove": { need: content("admin") },
+  "sites.publish": { need: content("create") },
+  "sites.unpublish": { need: content("create") },
+  "sites.getAdaptiveSchema": { need: content("read") },
+  "sites.setAdaptiveSchema": {
+    need: content("admin"),
+    payload: () => ({ jsonSchema: { type: "object", properties: {}, additionalProperties: false } })
+  },
+  "sites.getPublished": { need: content("read") },
+  "sites.getStructure": { need: content("read") },
+  "sites.getPublishingAuth": { need: content("admin") },
+  "sites.updatePublishingAuth": { need: content("admin"), payload: () => ({ fallbackURL: "https://acme.test/login" }) },
+  "sites.regeneratePublishingAuth": { need: content("admin") },
+  "siteStructure.listSiteSpaces": { need: content("read") },
+  "siteStructure.addSiteSpace": {
+    need: content("create"),
+    payload: (w) => ({ spaceId: w.params.spaceId, sectionId: w.params.siteSectionId })
+  },
+  "siteStructure.updateSiteSpace": { need: content("create"), payload: () => ({ path: "renamed" }) },
+  "siteStructure.removeSiteSpace": { need: content("create") },
+  "siteStructure.moveSiteSpace": { need: content("create"), payload: () => ({}) },
+  "siteStructure.listSections": { need: content("read") },
+  "siteStructure.addSection": { need: content("create"), payload: (w) => ({ spaceId: w.params.secondSpaceId, title: "Extra section" }) },
+  "siteStructure.getSection": { need: content("read") },
+  "siteStructure.updateSection": { need: content("create"), payload: () => ({ title: "Renamed section" }) },
+  "siteStructure.removeSection": { need: content("create") },
+  "siteStructure.moveSection": { need: content("create"), payload: () => ({}) },
+  "siteStructure.listGroups": { need: content("read") },
+  "siteStructure.addGroup": { need: content("create"), payload: () => ({ title: "Another group" }) },
+  "siteStructure.updateGroup": { need: content("create"), payload: () => ({ title: "Renamed group" }) },
+  "siteStructure.removeGroup": { need: content("create") },
+  "siteStructure.addSectionToGroup": { need: content("create"), payload: (w) => ({ sectionId: w.params.firstSectionId }) },
+  "siteStructure.removeSectionFromGroup": { need: content("create") },
+  "siteStructure.moveGroup": { need: content("create"), payload: () => ({}) },
+  // Share links carry their keys: only admins list or touch them.
+  "shareLinks.listShareLinks": { need: content("admin") },
+  "shareLinks.createShareLink": { need: content("admin"), payload: () => ({ name: "Reviewers" }) },
+  "shareLinks.updateShareLink": { need: content("admin"), payload: () => ({ active: false }) },
+  "shareLinks.removeShareLink": { need: content("admin") },
+
   "import.space": { need: content("edit"), payload: () => website, permitted: 400 },
   "import.changeRequest": { need: content("edit"), payload: () => website, permitted: 400 }
 }

@@ -88,6 +88,18 @@ export const buildMatrixWorld = (people: People) =>
     const commentReplyId = (yield* made("POST", `${comments}/${commentId}/replies`, admin.token, { body: { markdown: "Done." } }))
       .id as string
 
+    // A site in sections: S1 (the default) holds the handbook and a second space, S2 (in a group) the second space.
+    const secondSpaceId = (yield* made("POST", `${org}/spaces`, admin.token, { title: "Second" })).id as string
+    const site = `${org}/sites/${(yield* made("POST", `${org}/sites`, admin.token, { title: "Acme Site" })).id as string}`
+    const siteId = site.split("/").at(-1)!
+    const firstSectionId = (yield* made("POST", `${site}/sections`, admin.token, { spaceId })).id as string
+    const siteSectionId = (yield* made("POST", `${site}/sections`, admin.token, { spaceId: secondSpaceId })).id as string
+    const siteSpaceId = (yield* made("POST", `${site}/site-spaces`, admin.token, { spaceId: secondSpaceId, sectionId: firstSectionId }))
+      .id as string
+    const siteSectionGroupId = (yield* made("POST", `${site}/section-groups`, admin.token, { title: "More", sections: [siteSectionId] }))
+      .id as string
+    const shareLinkId = (yield* made("POST", `${site}/share-links`, admin.token, { name: "Preview" })).id as string
+
     /** What fills each path parameter, by its name in the endpoints' path schemas. */
     const params: Readonly<Record<string, string>> = {
       organizationId,
@@ -105,7 +117,14 @@ export const buildMatrixWorld = (people: People) =>
       fileId: revision.files[0].id,
       changeRequestId,
       commentId,
-      commentReplyId
+      commentReplyId,
+      siteId,
+      siteSpaceId,
+      siteSectionId,
+      siteSectionGroupId,
+      shareLinkId,
+      secondSpaceId,
+      firstSectionId
     }
     return {
       ...people,

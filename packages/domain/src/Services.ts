@@ -6,14 +6,14 @@ import { ImportsServices } from "./imports/index.js"
 import { OrganizationsServices } from "./organizations/index.js"
 import { SearchAnswers, SearchServices } from "./search/index.js"
 import { SecretsLive } from "./shared/Secrets.js"
-import { SiteSpaceLifecycle, SitesServices } from "./sites/index.js"
+import { SitePublications, SiteSpaceLifecycle, SitesServices } from "./sites/index.js"
 import { SpacesServices } from "./spaces/index.js"
 
 /**
  * The ports an earlier context declares and a later one answers (counters, content that follows
  * a space, the index that follows content), each answer over those of the contexts after it.
  */
-const Answers = Layer.mergeAll(SiteSpaceLifecycle, CommentAnswers).pipe(
+const Answers = Layer.mergeAll(SiteSpaceLifecycle, SitePublications, CommentAnswers).pipe(
   Layer.provideMerge(SearchAnswers)
 )
 

@@ -1,4 +1,4 @@
-import type { CollectionView, CustomField, CustomFieldValueView, Role, SpaceView } from "@octavo/domain"
+import type { CollectionView, CustomField, CustomFieldValueView, PublishedPlace, Role, SpaceView } from "@octavo/domain"
 import type { CollectionObject, CustomFieldObject, SpaceObject } from "./Wire.js"
 
 export const presentCollection = (base: string) => ({ collection: c, permissions }: CollectionView): typeof CollectionObject.Type => ({
@@ -13,7 +13,21 @@ export const presentCollection = (base: string) => ({ collection: c, permissions
   permissions
 })
 
-export const presentSpace = (base: string) => ({ counts, permissions, space: s }: SpaceView): typeof SpaceObject.Type => ({
+/** A site's address for visitors: behind its proxy, else `/sites/<organization>/<site>` of this instance. */
+export const siteAddress = (
+  base: string,
+  place: { readonly proxy: string | null; readonly organization: string; readonly site: string }
+): string => (place.proxy !== null ? `https://${place.proxy}` : `${base}/sites/${place.organization}/${place.site}`)
+
+/** A published URL that carries the share key the read was made with. */
+export const withShareKey = (url: string, key: string | undefined): string =>
+  key === undefined ? url : `${url}?share=${encodeURIComponent(key)}`
+
+/** A published place's URL: the site's address, the site space's path, the share key. */
+export const publishedUrl = (base: string, place: PublishedPlace): string =>
+  withShareKey([siteAddress(base, place), ...place.path].join("/"), place.shareKey)
+
+export const presentSpace = (base: string) => ({ counts, permissions, published, space: s }: SpaceView): typeof SpaceObject.Type => ({
   object: "space",
   id: s.id,
   title: s.title,
@@ -27,6 +41,7 @@ export const presentSpace = (base: string) => ({ counts, permissions, space: s }
   urls: {
     location: `${base}/v1/spaces/${s.id}`,
     app: `${base}/o/${s.organizationId}/s/${s.id}`,
+    ...(published !== undefined ? { published: publishedUrl(base, published) } : {}),
     ...(s.icon !== undefined ? { icon: s.icon } : {})
   },
   organization: s.organizationId,

@@ -20,7 +20,7 @@ export const SpacesLive = HttpApiBuilder.group(OctavoBase.add(SpacesApi), "space
           spaces.list(path.organizationId, page), present))
       .handle("create", ({ path, payload }) =>
         domain(spaces.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present))))
-      .handle("get", ({ path }) => domain(spaces.get(path.spaceId)).pipe(Effect.map(present)))
+      .handle("get", ({ path, urlParams }) => domain(spaces.get(path.spaceId, urlParams.shareKey)).pipe(Effect.map(present)))
       .handle("remove", ({ path }) => domain(spaces.delete(path.spaceId)))
       .handle("update", ({ path, payload }) => domain(spaces.update(path.spaceId, payload)).pipe(Effect.map(present)))
       .handle("duplicate", ({ path }) => domain(spaces.duplicate(path.spaceId)).pipe(Effect.flatMap(createdAs(present))))

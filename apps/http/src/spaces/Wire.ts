@@ -32,7 +32,13 @@ export const SpaceObject = Schema.Struct({
   deletedAt: Schema.optional(Schema.Date),
   ...Space.pick("editMode").fields,
   mergeRules: MergeRules,
-  urls: Schema.Struct({ location: Schema.String, app: Schema.String, icon: Schema.optional(HttpUrl) }),
+  urls: Schema.Struct({
+    location: Schema.String,
+    app: Schema.String,
+    /** While a published site shows the space. */
+    published: Schema.optional(Schema.String),
+    icon: Schema.optional(HttpUrl)
+  }),
   organization: Space.fields.organizationId,
   parent: Schema.optional(CollectionId),
   revision: Space.fields.revisionId,

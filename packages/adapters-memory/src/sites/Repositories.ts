@@ -5,6 +5,7 @@ import {
   type Site,
   type SiteId,
   SiteRepository,
+  type SiteSpace,
   SiteStructureRepository,
   type SpaceId
 } from "@octavo/domain"
@@ -59,6 +60,12 @@ export const MemorySiteRepository = layerOver(SiteRepository, SitesState, ({ sit
   holding: (spaceId) => Effect.map(siteSpaces.filter((ss) => ss.spaceId === spaceId), (held) => [...new Set(held.map((ss) => ss.siteId))])
 }))
 
+const pairsOf = (held: Effect.Effect<ReadonlyArray<SiteSpace>>) =>
+  Effect.map(
+    held,
+    (all): ReadonlyArray<{ readonly siteId: SiteId; readonly spaceId: SpaceId }> => all.map(({ siteId, spaceId }) => ({ siteId, spaceId }))
+  )
+
 export const MemorySiteStructureRepository = layerOver(
   SiteStructureRepository,
   SitesState,
@@ -86,12 +93,8 @@ export const MemorySiteStructureRepository = layerOver(
           for (const siteSpace of writes.siteSpaces.put) HashMap.set(map, siteSpace.id, siteSpace)
         })
       })),
-    spacesOf: (siteIds) =>
-      Effect.map(
-        siteSpaces.filter((siteSpace) => siteIds.includes(siteSpace.siteId)),
-        (held): ReadonlyArray<{ readonly siteId: SiteId; readonly spaceId: SpaceId }> =>
-          held.map(({ siteId, spaceId }) => ({ siteId, spaceId }))
-      )
+    spacesOf: (siteIds) => pairsOf(siteSpaces.filter((siteSpace) => siteIds.includes(siteSpace.siteId))),
+    onSpaces: (spaceIds) => pairsOf(siteSpaces.filter((siteSpace) => spaceIds.includes(siteSpace.spaceId)))
   })
 )
 

@@ -28,6 +28,12 @@ export const SiteStructureRepositoryLive = Layer.effect(
       (ids) => sql`SELECT site_id, space_id FROM site_spaces WHERE site_id = ANY(${ids}::text[]) ORDER BY site_id, space_id, id`
     )
 
+    const onSpaces = findAll(
+      Schema.Array(SpaceId),
+      SpaceOfRow,
+      (ids) => sql`SELECT site_id, space_id FROM site_spaces WHERE space_id = ANY(${ids}::text[]) ORDER BY site_id, space_id, id`
+    )
+
     const remove = (table: string, ids: ReadonlyArray<string>) =>
       ids.length === 0 ? Effect.void : sql`DELETE FROM ${sql(table)} WHERE id = ANY(${ids}::text[])`.pipe(Effect.asVoid)
     // Inserts the rows, or overwrites every column of those whose id is there already.
@@ -55,7 +61,8 @@ export const SiteStructureRepositoryLive = Layer.effect(
           yield* upsert("site_sections", sections)
           yield* upsert("site_spaces", siteSpaces)
         }).pipe(sql.withTransaction, Effect.orDie),
-      spacesOf: (siteIds) => siteIds.length === 0 ? Effect.succeed([]) : spacesOf(siteIds)
+      spacesOf: (siteIds) => siteIds.length === 0 ? Effect.succeed([]) : spacesOf(siteIds),
+      onSpaces: (spaceIds) => spaceIds.length === 0 ? Effect.succeed([]) : onSpaces(spaceIds)
     })
   })
 )

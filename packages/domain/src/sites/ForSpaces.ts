@@ -1,8 +1,12 @@
 import { Effect, Layer, Option } from "effect"
 import { ContentLifecycle } from "../content/ForSpaces.js"
-import { SpaceContentLifecycle } from "../spaces/Ports.js"
+import { OrganizationRepository } from "../organizations/Ports.js"
+import type { SiteId, SpaceId } from "../shared/Ids.js"
+import { type PublishedPlace, SpaceContentLifecycle, SpacePublications, SpaceRepository } from "../spaces/Ports.js"
 import { commitTree } from "./Commit.js"
-import { SiteRepository, SiteStructureRepository } from "./Ports.js"
+import { ShareLinkRepository, SiteRepository, SiteStructureRepository } from "./Ports.js"
+import { openingKey, shownTree, siteSpaceSegments } from "./Reading.js"
+import type { Site } from "./Site.js"
 import { dropSpace } from "./Structure.js"
 
 /**
@@ -33,3 +37,59 @@ export const SiteSpaceLifecycle = Layer.effect(
     })
   })
 ).pipe(Layer.provide(ContentLifecycle))
+
+/**
+ * Where spaces are published (conventions-2.md §1, "published gates the urls.published of …
+ * Space"): the site space of each space in the first published site, by creation, that shows it.
+ */
+export const SitePublications = Layer.effect(
+  SpacePublications,
+  Effect.gen(function*() {
+    const sites = yield* SiteRepository
+    const structures = yield* SiteStructureRepository
+    const shareLinks = yield* ShareLinkRepository
+    const spaces = yield* SpaceRepository
+    const organizations = yield* OrganizationRepository
+    return SpacePublications.of({
+      placesOf: (organizationId, spaceIds, shareKey) =>
+        Effect.gen(function*() {
+          const places = new Map<SpaceId, PublishedPlace>()
+          const held = yield* structures.onSpaces(spaceIds)
+          if (held.length === 0) return places
+          const found = yield* Effect.forEach([...new Set(held.map((h) => h.siteId))], (id: SiteId) => sites.findById(id))
+          const published = found
+            .flatMap((
+              s
+            ): Array<Site> => (Option.isSome(s) && s.value.published && s.value.organizationId === organizationId ? [s.value] : []))
+            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+          if (published.length === 0) return places
+          const hostname = Option.flatMap(yield* organizations.findById(organizationId), (o) => Option.fromNullable(o.hostname))
+          const live = new Map<string, boolean>()
+          const isLive = (id: SpaceId) => live.get(id) ?? false
+          for (const site of published) {
+            const tree = { site, ...(yield* structures.load(site.id)) }
+            for (const s of tree.siteSpaces) {
+              if (!live.has(s.spaceId))
+                live.set(
+                  s.spaceId,
+                  Option.exists(yield* spaces.findById(s.spaceId), (sp) => sp.deletedAt === undefined)
+                )
+            }
+            const shown = shownTree(tree, isLive)
+            const key = openingKey(site, shareKey, shareKey === undefined ? [] : yield* shareLinks.active(site.id))
+            for (const siteSpace of shown.tree.siteSpaces) {
+              if (places.has(siteSpace.spaceId) || !spaceIds.includes(siteSpace.spaceId)) continue
+              places.set(siteSpace.spaceId, {
+                proxy: site.proxy,
+                organization: Option.getOrElse(hostname, () => organizationId),
+                site: site.basename ?? site.id,
+                path: siteSpaceSegments(shown, siteSpace),
+                shareKey: key
+              })
+            }
+          }
+          return places
+        })
+    })
+  })
+)

@@ -58,6 +58,10 @@ export class SiteStructureRepository extends Context.Tag("@octavo/domain/SiteStr
   }>
   /** Removals first, then inserts or overwrites by id. */
   readonly write: (writes: StructureWrites) => Effect.Effect<void>
+  /** The site spaces on any of these spaces, as (site, space) pairs. */
+  readonly onSpaces: (
+    spaceIds: ReadonlyArray<SpaceId>
+  ) => Effect.Effect<ReadonlyArray<{ readonly siteId: SiteId; readonly spaceId: SpaceId }>>
   /** The spaces each of the sites' site spaces is on, for counting. */
   readonly spacesOf: (
     siteIds: ReadonlyArray<SiteId>

@@ -278,7 +278,6 @@ export const UpdatePublishingAuthInput = Schema.Struct({
 })
 export type UpdatePublishingAuthInput = typeof UpdatePublishingAuthInput.Type
 
-/** A share key as the reads take it; whether it opens anything is decided later, silently. */
-export const ShareKeyQuery = patternString(/^[A-Za-z0-9_-]{1,128}$/, "a share key")
+export { ShareKey as ShareKeyQuery } from "../spaces/Space.js"
 
 export const AdaptiveSchemaInput = Schema.Struct({ jsonSchema: StoredJson })

@@ -13,7 +13,7 @@ import {
 } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import { type Keyset, mapPage, type Page, pageInMemory, type PageRequest } from "../shared/Pagination.js"
-import { sameSecret, Secrets } from "../shared/Secrets.js"
+import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { SpaceRepository } from "../spaces/Ports.js"
@@ -50,6 +50,7 @@ import {
   UpdateSiteInput,
   UpdateSiteSpaceInput
 } from "./Site.js"
+import { openingKey, sectionSegments, type ShownTree, shownTree, siteSpaceSegments } from "./Reading.js"
 import * as Structure from "./Structure.js"
 
 /** Where a site is published: behind its proxy, or at `/sites/<organization>/<site>` of the instance. */
@@ -115,11 +116,9 @@ const isSpaceIds = (spaces: CreateSiteInput["spaces"]): spaces is ReadonlyArray<
 const SHARE_KEY_LENGTH = 32
 const SIGNING_SECRET_BYTES = 32
 
-/** A tree as readers see it: no site space of a soft-deleted space, each non-empty scope with its default. */
-interface VisibleTree {
-  readonly tree: SiteTree
+/** A tree as readers see it (`shownTree`), with the views of its spaces. */
+interface VisibleTree extends ShownTree {
   readonly spaces: ReadonlyMap<string, SpaceView>
-  readonly defaults: ReadonlySet<string>
 }
 
 /**
@@ -159,6 +158,13 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
         return { site: site.value, access }
       })
 
+    /** The site a path names: not found unless it is a site the actor may see, in that organization. */
+    const locate = (organizationId: OrganizationId, siteId: SiteId) =>
+      Effect.flatMap(
+        visible(siteId),
+        ({ site }) => site.organizationId === organizationId ? Effect.void : Effect.fail(new NotFound({ entity: "site", id: siteId }))
+      )
+
     const authorized = (siteId: SiteId, need: "read" | "structure" | "admin", action: string) =>
       Effect.tap(visible(siteId), ({ access }) => requireSiteRole(access.member, need, action))
 
@@ -181,21 +187,12 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
         (found) => found.flatMap((s) => (Option.isSome(s) && s.value.deletedAt === undefined ? [s.value] : []))
       )
 
-    const visibleTree = (access: Membership, tree: SiteTree) =>
+    const visibleTree = (access: Membership, tree: SiteTree, shareKey?: string) =>
       Effect.gen(function*() {
         const live: ReadonlyArray<Space> = yield* liveSpaces(tree.siteSpaces.map((s) => s.spaceId))
-        const spaceViews = yield* views.of(access.member, yield* guard.treeOf(tree.site.organizationId), live)
+        const spaceViews = yield* views.of(access.member, yield* guard.treeOf(tree.site.organizationId), live, shareKey)
         const bySpace = new Map(spaceViews.map((v) => [v.space.id as string, v]))
-        const shown: SiteTree = { ...tree, siteSpaces: tree.siteSpaces.filter((s) => bySpace.has(s.spaceId)) }
-        const defaults = new Set<string>()
-        const scopes: Array<Structure.Scope> = Structure.hasSections(tree) ? tree.sections.map((s) => s.id) : [null]
-        for (const scope of scopes) {
-          const members = Structure.siteSpacesIn(shown, scope)
-          const stored = Structure.defaultOf(tree, scope)
-          const dflt = members.find((s) => s.id === stored) ?? members[0]
-          if (dflt !== undefined) defaults.add(dflt.id)
-        }
-        return { tree: shown, spaces: bySpace, defaults } satisfies VisibleTree
+        return { ...shownTree(tree, (id) => bySpace.has(id)), spaces: bySpace } satisfies VisibleTree
       })
 
     const locationOf = (access: Membership, site: Site): SiteLocation => ({
@@ -205,17 +202,12 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
       site: site.basename ?? site.id
     })
 
-    /** The key, when it is an active share key of a published share-link site; anything else is ignored. */
+    /** The key, when it opens the site (`openingKey`); malformed is a 400, anything else is ignored. */
     const effectiveShareKey = (site: Site, key: string | undefined) =>
       Effect.gen(function*() {
         if (key === undefined) return undefined
         yield* validate(ShareKeyQuery)(key).pipe(Effect.mapError((e) => new InvalidInput({ field: "shareKey", rule: e.rule })))
-        if (site.visibility !== "share-link" || !site.published) return undefined
-        const links = yield* shareLinks.active(site.id)
-        // Every active key is compared, each in constant time, whichever matches.
-        let matched = false
-        for (const link of links) matched = sameSecret(link.key, key) || matched
-        return matched ? key : undefined
+        return openingKey(site, key, yield* shareLinks.active(site.id))
       })
 
     const siteView = (access: Membership, site: Site, siteSpaceCount: number, shareKey?: string): SiteView => ({
@@ -226,26 +218,19 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
       shareKey
     })
 
-    const siteSpaceView = (shown: VisibleTree, siteSpace: SiteSpace, sectionPath: ReadonlyArray<string>): SiteSpaceView => {
-      const isDefault = shown.defaults.has(siteSpace.id)
-      return {
-        siteSpace,
-        space: shown.spaces.get(siteSpace.spaceId)!,
-        default: isDefault,
-        path: isDefault ? sectionPath : [...sectionPath, siteSpace.path]
-      }
-    }
+    const siteSpaceView = (shown: VisibleTree, siteSpace: SiteSpace): SiteSpaceView => ({
+      siteSpace,
+      space: shown.spaces.get(siteSpace.spaceId)!,
+      default: shown.defaults.has(siteSpace.id),
+      path: siteSpaceSegments(shown, siteSpace)
+    })
 
-    const sectionView = (shown: VisibleTree, section: SiteSection): SectionView => {
-      const isDefault = shown.tree.site.defaultSectionId === section.id
-      const path = isDefault ? [] : [section.path]
-      return {
-        section,
-        default: isDefault,
-        path,
-        siteSpaces: Structure.siteSpacesIn(shown.tree, section.id).map((s) => siteSpaceView(shown, s, path))
-      }
-    }
+    const sectionView = (shown: VisibleTree, section: SiteSection): SectionView => ({
+      section,
+      default: shown.tree.site.defaultSectionId === section.id,
+      path: sectionSegments(shown.tree, section.id),
+      siteSpaces: Structure.siteSpacesIn(shown.tree, section.id).map((s) => siteSpaceView(shown, s))
+    })
 
     const groupView = (shown: VisibleTree, group: SiteSectionGroup): GroupView => ({
       group,
@@ -265,7 +250,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
       Effect.gen(function*() {
         const { access, site } = yield* authorized(siteId, "read", "read this site")
         const key = yield* effectiveShareKey(site, shareKey)
-        const shown = yield* visibleTree(access, yield* loadTree(site))
+        const shown = yield* visibleTree(access, yield* loadTree(site), key)
         return { access, shown, view: siteView(access, site, shown.tree.siteSpaces.length, key) }
       })
 
@@ -441,7 +426,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
             for (const s of sv.siteSpaces) all.push({ view: s, key: `${key}!${s.siteSpace.position}` })
           }
         } else {
-          for (const s of Structure.siteSpacesIn(shown.tree, null)) all.push({ view: siteSpaceView(shown, s, []), key: s.position })
+          for (const s of Structure.siteSpacesIn(shown.tree, null)) all.push({ view: siteSpaceView(shown, s), key: s.position })
         }
         // In a sectioned site, "the default" is the default section's default.
         const siteDefault = (v: SiteSpaceView) =>
@@ -457,9 +442,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
         const { shown, view } = yield* viewAfter(access, tree)
         const siteSpace = shown.tree.siteSpaces.find((s) => s.id === id)
         if (siteSpace === undefined) return yield* new NotFound({ entity: "site space", id })
-        const section = siteSpace.sectionId === null ? undefined : shown.tree.sections.find((s) => s.id === siteSpace.sectionId)
-        const sectionPath = section === undefined || shown.tree.site.defaultSectionId === section.id ? [] : [section.path]
-        return { site: view, siteSpace: siteSpaceView(shown, siteSpace, sectionPath) }
+        return { site: view, siteSpace: siteSpaceView(shown, siteSpace) }
       })
 
     const addSiteSpace = (siteId: SiteId, input: AddSiteSpaceInput) =>
@@ -648,7 +631,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
                 : { group: groupView(shown, shown.tree.groups.find((g) => g.id === item.id)!) }
             )
           }
-          : { type: "siteSpaces", items: Structure.siteSpacesIn(shown.tree, null).map((s) => siteSpaceView(shown, s, [])) }
+          : { type: "siteSpaces", items: Structure.siteSpacesIn(shown.tree, null).map((s) => siteSpaceView(shown, s)) }
         return { site: view, structure }
       })
 
@@ -771,6 +754,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
       )
 
     return {
+      locate,
       create,
       list,
       get,

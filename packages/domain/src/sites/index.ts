@@ -12,3 +12,4 @@ export * from "./Structure.js"
 
 /** The sites context's use cases: sites, their structure, share links, adaptive schema, publishing. */
 export const SitesServices = Sites.Default
+export * from "./Reading.js"

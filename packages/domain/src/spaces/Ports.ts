@@ -112,5 +112,32 @@ export class SpaceContentLifecycle extends Context.Tag("@octavo/domain/SpaceCont
   readonly purged: (spaceId: SpaceId) => Effect.Effect<void>
 }>() {}
 
+/** Where a space is published: a site's address, the path of its site space there, and the share key that opens it. */
+export interface PublishedPlace {
+  /** The site's proxy (host and path, no scheme), when it has one. */
+  readonly proxy: string | null
+  /** The organization's hostname, else its id. */
+  readonly organization: string
+  /** The site's basename, else its id. */
+  readonly site: string
+  /** The segments after the site's address. */
+  readonly path: ReadonlyArray<string>
+  /** The share key the read was made with, when it opens that site. */
+  readonly shareKey: string | undefined
+}
+
+/** Where spaces are published, which the sites context knows. */
+export class SpacePublications extends Context.Tag("@octavo/domain/SpacePublications")<SpacePublications, {
+  /**
+   * For each of the organization's spaces that a published site shows, its place in the first
+   * such site (by creation); the others are absent.
+   */
+  readonly placesOf: (
+    organizationId: OrganizationId,
+    spaceIds: ReadonlyArray<SpaceId>,
+    shareKey: string | undefined
+  ) => Effect.Effect<ReadonlyMap<SpaceId, PublishedPlace>>
+}>() {}
+
 /** The storage the spaces context owns. */
 export type SpacesPorts = CollectionRepository | SpaceRepository | SiblingRepository | RevisionRepository | CustomFieldRepository

@@ -125,6 +125,9 @@ export const CustomFieldValuesPatch = Schema.transformOrFail(
 )
 export type CustomFieldValuesPatch = typeof CustomFieldValuesPatch.Type
 
+/** A share key as reads take it (`?shareKey=`): whether it opens anything is decided later, silently. */
+export const ShareKey = patternString(/^[A-Za-z0-9_-]{1,128}$/, "a share key")
+
 // Inputs of the use cases.
 export const CreateCollectionInput = Schema.Struct({
   title: Schema.optional(CollectionTitle),

@@ -2,7 +2,7 @@ import { Duration, Effect, Option } from "effect"
 import { Actor } from "../identity/Actor.js"
 import { requireNotGuest, requireRole } from "../organizations/Policy.js"
 import { MemberRepository } from "../organizations/Ports.js"
-import { Conflict, NotFound, PreconditionFailed } from "../shared/Errors.js"
+import { Conflict, InvalidInput, NotFound, PreconditionFailed } from "../shared/Errors.js"
 import { type CollectionId, type OrganizationId, RevisionId, SpaceId, type UserId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import type { Order, PageRequest } from "../shared/Pagination.js"
@@ -10,7 +10,7 @@ import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { CustomFieldRepository, RevisionRepository, SiblingRepository, SpaceContentLifecycle, SpaceRepository } from "./Ports.js"
-import { CreateSpaceInput, MoveInput, type Revision, type Space, UpdateSpaceInput } from "./Space.js"
+import { CreateSpaceInput, MoveInput, type Revision, ShareKey, type Space, UpdateSpaceInput } from "./Space.js"
 import { SpaceAccess } from "./SpaceAccess.js"
 import { SpaceViews } from "./SpaceViews.js"
 import { placeAmong } from "./Tree.js"
@@ -76,8 +76,14 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         return yield* views.one(access.member, tree, space)
       })
 
-    const get = (spaceId: SpaceId) =>
-      Effect.flatMap(guard.space(spaceId), ({ access, space, tree }) => views.one(access.member, tree, space))
+    /** With a share key that opens a site showing the space, its published URL carries the key; any other key changes nothing. */
+    const get = (spaceId: SpaceId, shareKey?: string) =>
+      Effect.gen(function*() {
+        if (shareKey !== undefined)
+          yield* validate(ShareKey)(shareKey).pipe(Effect.mapError((e) => new InvalidInput({ field: "shareKey", rule: e.rule })))
+        const { access, space, tree } = yield* guard.space(spaceId)
+        return yield* views.one(access.member, tree, space, shareKey)
+      })
 
     /** Title, emoji and icon need `edit`; the edit mode and default level need `admin`. */
     const update = (spaceId: SpaceId, input: UpdateSpaceInput) =>

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type { Member } from "../organizations/Organization.js"
 import type { SpaceId } from "../shared/Ids.js"
 import { type SpacePermissions, spacePermissions } from "./ContentPolicy.js"
-import { type SpaceCounts, SpaceCounters } from "./Ports.js"
+import { type PublishedPlace, SpacePublications, type SpaceCounts, SpaceCounters } from "./Ports.js"
 import type { Space } from "./Space.js"
 import { SpaceAccess } from "./SpaceAccess.js"
 import type { CollectionIndex } from "./Tree.js"
@@ -12,6 +12,8 @@ export interface SpaceView {
   readonly space: Space
   readonly permissions: SpacePermissions
   readonly counts: SpaceCounts
+  /** Where it is published, while a published site shows it. */
+  readonly published: PublishedPlace | undefined
 }
 
 const noCounts: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 }
@@ -21,24 +23,33 @@ export class SpaceViews extends Effect.Service<SpaceViews>()("@octavo/domain/Spa
   effect: Effect.gen(function*() {
     const guard = yield* SpaceAccess
     const counters = yield* SpaceCounters
+    const publications = yield* SpacePublications
 
     const viewOf = (
       member: Member,
       tree: CollectionIndex,
       space: Space,
-      counts: ReadonlyMap<SpaceId, Partial<SpaceCounts>>
+      counts: ReadonlyMap<SpaceId, Partial<SpaceCounts>>,
+      places: ReadonlyMap<SpaceId, PublishedPlace>
     ): SpaceView => ({
       space,
       permissions: spacePermissions(guard.levelOn(member, tree, space.defaultLevel, space.parentId)),
-      counts: { ...noCounts, ...counts.get(space.id) }
+      counts: { ...noCounts, ...counts.get(space.id) },
+      published: places.get(space.id)
     })
 
-    /** The views of spaces, their counters counted in one go. */
-    const of = (member: Member, tree: CollectionIndex, spaces: ReadonlyArray<Space>) =>
-      Effect.map(counters.countsFor(spaces.map((s) => s.id)), (counts) => spaces.map((s) => viewOf(member, tree, s, counts)))
+    /** The views of spaces, their counters counted and their published places found in one go. */
+    const of = (member: Member, tree: CollectionIndex, spaces: ReadonlyArray<Space>, shareKey?: string) =>
+      Effect.gen(function*() {
+        const ids = spaces.map((s) => s.id)
+        const counts = yield* counters.countsFor(ids)
+        const organizationId = spaces[0]?.organizationId
+        const places = organizationId === undefined ? new Map() : yield* publications.placesOf(organizationId, ids, shareKey)
+        return spaces.map((s) => viewOf(member, tree, s, counts, places))
+      })
 
-    const one = (member: Member, tree: CollectionIndex, space: Space) =>
-      Effect.map(of(member, tree, [space]), (views) => views[0] as SpaceView)
+    const one = (member: Member, tree: CollectionIndex, space: Space, shareKey?: string) =>
+      Effect.map(of(member, tree, [space], shareKey), (views) => views[0] as SpaceView)
 
     return { of, one } as const
   })

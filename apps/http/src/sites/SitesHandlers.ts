@@ -1,0 +1,215 @@
+import { HttpApiBuilder } from "@effect/platform"
+import {
+  type DomainError,
+  groupListKey,
+  type ListKey,
+  type OrganizationId,
+  type PageRequest,
+  sectionListKey,
+  shareLinkListKey,
+  type SiteId,
+  siteListKey,
+  type SitePage,
+  Sites,
+  siteSpaceListKey,
+  type SiteView
+} from "@octavo/domain"
+import { Effect } from "effect"
+import { OctavoBase } from "../shared/Contract.js"
+import { domain } from "../shared/Errors.js"
+import { created, createdAs, type ListQuery, listOf, pageOf, PublicUrl } from "../shared/Handlers.js"
+import { sitePresenters } from "./Present.js"
+import { ShareLinksApi } from "./ShareLinksApi.js"
+import { SitesApi } from "./SitesApi.js"
+import { SiteStructureApi } from "./SiteStructureApi.js"
+
+interface SitePathParams {
+  readonly organizationId: OrganizationId
+  readonly siteId: SiteId
+}
+
+/** A list of items under a site, each presented in that site. */
+const sitePageOf = <A, B, E extends DomainError, R>(
+  key: ListKey,
+  query: ListQuery,
+  fetch: (request: PageRequest) => Effect.Effect<SitePage<A>, E, R>,
+  present: (site: SiteView) => (item: A) => B
+) => Effect.map(pageOf(key, query, fetch), ({ next, page }) => ({ items: page.items.map(present(page.site)), count: page.count, ...next }))
+
+/** The domain and what the handlers of each group share. */
+const make = Effect.gen(function*() {
+  const sites = yield* Sites
+  const present = sitePresenters(yield* PublicUrl)
+  /** A site is named under its organization: under another one it does not exist. */
+  const owned = (path: SitePathParams) => sites.locate(path.organizationId, path.siteId)
+  /** A use case on the site of the path, once it is known to be in the path's organization. */
+  const onSite = <A, E extends DomainError, R>(path: SitePathParams, effect: Effect.Effect<A, E, R>) =>
+    domain(Effect.zipRight(owned(path), effect))
+  return { sites, present, owned, onSite }
+})
+
+export const SitesLive = HttpApiBuilder.group(
+  OctavoBase.add(SitesApi),
+  "sites",
+  (handlers) =>
+    Effect.gen(function*() {
+      const { onSite, present, sites } = yield* make
+      return handlers
+        .handle("list", ({ path, urlParams: { published, space, title, type, ...page } }) => {
+          const filter = { space, title, published, types: type }
+          return listOf(
+            siteListKey(path.organizationId, filter),
+            page,
+            (request) => sites.list(path.organizationId, filter, request),
+            present.presentSite
+          )
+        })
+        .handle("create", ({ path, payload }) =>
+          domain(sites.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present.presentSite))))
+        .handle("get", ({ path }) =>
+          onSite(path, sites.get(path.siteId)).pipe(Effect.map(present.presentSite)))
+        .handle("update", ({ path, payload }) => onSite(path, sites.update(path.siteId, payload)).pipe(Effect.map(present.presentSite)))
+        .handle("remove", ({ path }) => onSite(path, sites.remove(path.siteId)))
+        .handle("publish", ({ path }) => onSite(path, sites.publish(path.siteId)).pipe(Effect.map(present.presentSite)))
+        .handle("unpublish", ({ path }) => onSite(path, sites.unpublish(path.siteId)).pipe(Effect.map(present.presentSite)))
+        .handle("getAdaptiveSchema", ({ path }) =>
+          onSite(path, sites.adaptiveSchema(path.siteId)).pipe(Effect.map(present.presentAdaptiveSchema)))
+        .handle("setAdaptiveSchema", ({ path, payload }) =>
+          onSite(path, sites.setAdaptiveSchema(path.siteId, payload)).pipe(Effect.map(present.presentAdaptiveSchema)))
+        .handle("getPublished", ({ path, urlParams }) =>
+          onSite(path, sites.published(path.siteId, urlParams.shareKey)).pipe(Effect.map(present.presentPublished)))
+        .handle("getStructure", ({ path, urlParams }) =>
+          onSite(path, sites.published(path.siteId, urlParams.shareKey)).pipe(
+            Effect.map(({ site, structure }) =>
+              present.presentStructure(site, structure)
+            )
+          ))
+        .handle("getPublishingAuth", ({ path }) =>
+          onSite(path, sites.publishingAuth(path.siteId)).pipe(Effect.map(present.presentPublishingAuth)))
+        .handle("updatePublishingAuth", ({ path, payload }) =>
+          onSite(path, sites.updatePublishingAuth(path.siteId, payload)).pipe(Effect.map(present.presentPublishingAuth)))
+        .handle("regeneratePublishingAuth", ({ path }) =>
+          onSite(path, sites.regeneratePublishingAuth(path.siteId)).pipe(Effect.map(present.presentPublishingAuth)))
+    })
+)
+
+export const SiteStructureLive = HttpApiBuilder.group(
+  OctavoBase.add(SiteStructureApi),
+  "siteStructure",
+  (handlers) =>
+    Effect.gen(function*() {
+      const { onSite, owned, present, sites } = yield* make
+      const { locations } = present
+      return handlers
+        .handle("listSiteSpaces", ({ path, urlParams: { default: dflt, shareKey, ...page } }) =>
+          sitePageOf(
+            siteSpaceListKey(path.siteId, dflt),
+            page,
+            (request) => Effect.zipRight(owned(path), sites.listSiteSpaces(path.siteId, { default: dflt, shareKey }, request)),
+            present.presentSiteSpace
+          ))
+        .handle("addSiteSpace", ({ path, payload }) =>
+          onSite(path, sites.addSiteSpace(path.siteId, payload)).pipe(
+            Effect.flatMap(({ site, siteSpace }) =>
+              created(locations.siteSpace(site, siteSpace.siteSpace.id), present.presentSiteSpace(site)(siteSpace))
+            )
+          ))
+        .handle("updateSiteSpace", ({ path, payload }) =>
+          onSite(path, sites.updateSiteSpace(path.siteId, path.siteSpaceId, payload)).pipe(
+            Effect.map(({ site, siteSpace }) => present.presentSiteSpace(site)(siteSpace))
+          ))
+        .handle("removeSiteSpace", ({ path }) => onSite(path, sites.removeSiteSpace(path.siteId, path.siteSpaceId)))
+        .handle("moveSiteSpace", ({ path, payload }) =>
+          onSite(path, sites.moveSiteSpace(path.siteId, path.siteSpaceId, payload.position)).pipe(
+            Effect.map(({ site, siteSpace }) =>
+              present.presentSiteSpace(site)(siteSpace)
+            )
+          ))
+        .handle("listSections", ({ path, urlParams: { shareKey, ...page } }) =>
+          sitePageOf(
+            sectionListKey(path.siteId),
+            page,
+            (request) => Effect.zipRight(owned(path), sites.listSections(path.siteId, shareKey, request)),
+            present.presentSection
+          ))
+        .handle("addSection", ({ path, payload: { sectionGroupId, siteSectionGroupId, ...rest } }) => {
+          const group = sectionGroupId ?? siteSectionGroupId
+          return onSite(path, sites.addSection(path.siteId, group === undefined ? rest : { ...rest, sectionGroupId: group })).pipe(
+            Effect.flatMap(({ section, site }) =>
+              created(locations.section(site, section.section.id), present.presentSection(site)(section))
+            )
+          )
+        })
+        .handle("getSection", ({ path, urlParams }) =>
+          onSite(path, sites.getSection(path.siteId, path.siteSectionId, urlParams.shareKey)).pipe(
+            Effect.map(({ section, site }) => present.presentSection(site)(section))
+          ))
+        .handle("updateSection", ({ path, payload }) =>
+          onSite(path, sites.updateSection(path.siteId, path.siteSectionId, payload)).pipe(
+            Effect.map(({ section, site }) =>
+              present.presentSection(site)(section)
+            )
+          ))
+        .handle("removeSection", ({ path }) => onSite(path, sites.removeSection(path.siteId, path.siteSectionId)))
+        .handle("moveSection", ({ path, payload }) =>
+          onSite(path, sites.moveSection(path.siteId, path.siteSectionId, payload.position)).pipe(
+            Effect.map(({ section, site }) => present.presentSection(site)(section))
+          ))
+        .handle("listGroups", ({ path, urlParams }) =>
+          sitePageOf(
+            groupListKey(path.siteId),
+            urlParams,
+            (request) => Effect.zipRight(owned(path), sites.listGroups(path.siteId, request)),
+            present.presentGroup
+          ))
+        .handle("addGroup", ({ path, payload }) =>
+          onSite(path, sites.addGroup(path.siteId, payload)).pipe(
+            Effect.flatMap(({ group, site }) => created(locations.group(site, group.group.id), present.presentGroup(site)(group)))
+          ))
+        .handle("updateGroup", ({ path, payload }) =>
+          onSite(path, sites.updateGroup(path.siteId, path.siteSectionGroupId, payload)).pipe(
+            Effect.map(({ group, site }) => present.presentGroup(site)(group))
+          ))
+        .handle("removeGroup", ({ path }) => onSite(path, sites.removeGroup(path.siteId, path.siteSectionGroupId)))
+        .handle("addSectionToGroup", ({ path, payload }) =>
+          onSite(path, sites.addSectionToGroup(path.siteId, path.siteSectionGroupId, payload.sectionId)).pipe(
+            Effect.map(({ group, site }) =>
+              present.presentGroup(site)(group)
+            )
+          ))
+        .handle("removeSectionFromGroup", ({ path }) =>
+          onSite(path, sites.removeSectionFromGroup(path.siteId, path.siteSectionGroupId, path.siteSectionId)))
+        .handle("moveGroup", ({ path, payload }) =>
+          onSite(path, sites.moveGroup(path.siteId, path.siteSectionGroupId, payload.position)).pipe(
+            Effect.map(({ group, site }) =>
+              present.presentGroup(site)(group)
+            )
+          ))
+    })
+)
+
+export const ShareLinksLive = HttpApiBuilder.group(
+  OctavoBase.add(ShareLinksApi),
+  "shareLinks",
+  (handlers) =>
+    Effect.gen(function*() {
+      const { onSite, owned, present, sites } = yield* make
+      return handlers
+        .handle("listShareLinks", ({ path, urlParams: { search, ...page } }) =>
+          sitePageOf(
+            shareLinkListKey(path.siteId, search),
+            page,
+            (request) => Effect.zipRight(owned(path), sites.listShareLinks(path.siteId, search, request)),
+            present.presentShareLink
+          ))
+        .handle("createShareLink", ({ path, payload }) =>
+          onSite(path, sites.createShareLink(path.siteId, payload)).pipe(
+            Effect.flatMap(({ link, site }) => createdAs(present.presentShareLink(site))(link))
+          ))
+        .handle("updateShareLink", ({ path, payload }) =>
+          onSite(path, sites.updateShareLink(path.siteId, path.shareLinkId, payload)).pipe(
+            Effect.map(({ link, site }) => present.presentShareLink(site)(link))
+          ))
+        .handle("removeShareLink", ({ path }) => onSite(path, sites.removeShareLink(path.siteId, path.shareLinkId)))
+    })
+)
