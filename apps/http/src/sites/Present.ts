@@ -7,7 +7,7 @@ import type {
   SiteSpaceView,
   SiteView
 } from "@octavo/domain"
-import { presentSpace } from "../spaces/Present.js"
+import { presentSpace, siteAddress, withShareKey } from "../spaces/Present.js"
 import type {
   AdaptiveSchemaObject,
   PublishedContentSiteObject,
@@ -89,10 +89,10 @@ export const sitePresenters = (base: string) => {
 
   const siteLocation = (organizationId: string, siteId: string) => `${base}/v1/orgs/${organizationId}/sites/${siteId}`
   /** Where the instance serves the site itself: what a proxy forwards to. */
-  const nativeUrl = ({ location }: SiteView) => `${base}/sites/${location.organization}/${location.site}`
+  const nativeUrl = ({ location }: SiteView) => siteAddress(base, { ...location, proxy: null })
   /** The site's URL for visitors, published or not. */
-  const siteUrl = (view: SiteView) => (view.location.proxy !== null ? `https://${view.location.proxy}` : nativeUrl(view))
-  const withShare = (url: string, key: string | undefined) => (key === undefined ? url : `${url}?share=${key}`)
+  const siteUrl = (view: SiteView) => siteAddress(base, view.location)
+  const withShare = withShareKey
 
   /** A published URL under the site, only while it is published, with the share key the read was made with. */
   const publishedAt = (view: SiteView, path: ReadonlyArray<string>): { readonly published?: string } =>

@@ -5,7 +5,7 @@ import type { SiteId, SpaceId } from "../shared/Ids.js"
 import { type PublishedPlace, SpaceContentLifecycle, SpacePublications, SpaceRepository } from "../spaces/Ports.js"
 import { commitTree } from "./Commit.js"
 import { ShareLinkRepository, SiteRepository, SiteStructureRepository } from "./Ports.js"
-import { openingKey, shownTree, siteSpaceSegments } from "./Reading.js"
+import { openingKey, shownTree, showsSpace, siteSpaceSegments } from "./Reading.js"
 import type { Site } from "./Site.js"
 import { dropSpace } from "./Structure.js"
 
@@ -72,7 +72,7 @@ export const SitePublications = Layer.effect(
               if (!live.has(s.spaceId))
                 live.set(
                   s.spaceId,
-                  Option.exists(yield* spaces.findById(s.spaceId), (sp) => sp.deletedAt === undefined)
+                  Option.exists(yield* spaces.findById(s.spaceId), (sp) => showsSpace(organizationId, sp))
                 )
             }
             const shown = shownTree(tree, isLive)

@@ -6,7 +6,7 @@ import { atLeast, type Role } from "../shared/Role.js"
 /**
  * Who may do what with a site (conventions-2.md §0, "Site access"): sites follow the organization
  * role, and guests do not see them.
- * - `read`: every read (sites, structure, share links, the adaptive schema, the published view);
+ * - `read`: every read (sites, structure, the adaptive schema, the published view) but share links and publishing auth;
  * - `create`: create a site; add, change, move and remove site spaces, sections and groups; publish and unpublish;
  * - `admin`: change or delete a site, its share links, its adaptive schema and its publishing auth.
  */

@@ -1,4 +1,5 @@
-import type { SiteSpaceId, SpaceId } from "../shared/Ids.js"
+import type { OrganizationId, SiteSpaceId, SpaceId } from "../shared/Ids.js"
+import type { Space } from "../spaces/Space.js"
 import { sameSecret } from "../shared/Secrets.js"
 import type { ShareLink, Site, SiteSpace, SiteTree } from "./Site.js"
 import { defaultOf, hasSections, type Scope, siteSpacesIn } from "./Structure.js"
@@ -8,6 +9,10 @@ import { defaultOf, hasSections, type Scope, siteSpacesIn } from "./Structure.js
  * hidden, a default in every non-empty scope, the paths of published URLs, and which share keys
  * open it. The sites' reads and the spaces' published URLs both go through here.
  */
+
+/** Whether a site of the organization shows the space: not soft-deleted, and not transferred away. */
+export const showsSpace = (organizationId: OrganizationId, space: Space): boolean =>
+  space.deletedAt === undefined && space.organizationId === organizationId
 
 /** A tree without the site spaces of hidden spaces, and the default of each scope among those left. */
 export interface ShownTree {

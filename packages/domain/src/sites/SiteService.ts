@@ -50,7 +50,7 @@ import {
   UpdateSiteInput,
   UpdateSiteSpaceInput
 } from "./Site.js"
-import { openingKey, sectionSegments, type ShownTree, shownTree, siteSpaceSegments } from "./Reading.js"
+import { openingKey, sectionSegments, type ShownTree, shownTree, showsSpace, siteSpaceSegments } from "./Reading.js"
 import * as Structure from "./Structure.js"
 
 /** Where a site is published: behind its proxy, or at `/sites/<organization>/<site>` of the instance. */
@@ -180,16 +180,16 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
             : Effect.fail(new InvalidInput({ field, rule: `${spaceId} is not a space of this organization` }))
       )
 
-    /** The spaces of the given ids that are not soft-deleted. */
-    const liveSpaces = (ids: ReadonlyArray<SpaceId>) =>
+    /** The spaces of the given ids that the organization's sites show (`showsSpace`). */
+    const liveSpaces = (organizationId: OrganizationId, ids: ReadonlyArray<SpaceId>) =>
       Effect.map(
         Effect.forEach([...new Set(ids)], (id) => spaces.findById(id), { concurrency: 4 }),
-        (found) => found.flatMap((s) => (Option.isSome(s) && s.value.deletedAt === undefined ? [s.value] : []))
+        (found) => found.flatMap((s) => (Option.isSome(s) && showsSpace(organizationId, s.value) ? [s.value] : []))
       )
 
     const visibleTree = (access: Membership, tree: SiteTree, shareKey?: string) =>
       Effect.gen(function*() {
-        const live: ReadonlyArray<Space> = yield* liveSpaces(tree.siteSpaces.map((s) => s.spaceId))
+        const live: ReadonlyArray<Space> = yield* liveSpaces(tree.site.organizationId, tree.siteSpaces.map((s) => s.spaceId))
         const spaceViews = yield* views.of(access.member, yield* guard.treeOf(tree.site.organizationId), live, shareKey)
         const bySpace = new Map(spaceViews.map((v) => [v.space.id as string, v]))
         return { ...shownTree(tree, (id) => bySpace.has(id)), spaces: bySpace } satisfies VisibleTree
@@ -352,6 +352,11 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
       Effect.gen(function*() {
         const valid = yield* validate(SiteListFilterSchema)(filter)
         const access = yield* organization(organizationId)
+        // A space the organization's sites do not show (soft-deleted, transferred) holds no site.
+        if (valid.space !== undefined) {
+          const space = yield* spaces.findById(valid.space as SpaceId)
+          if (!Option.exists(space, (s) => showsSpace(organizationId, s))) return { items: [], count: 0, next: Option.none() }
+        }
         const page = yield* sites.list(organizationId, {
           spaceId: valid.space as SpaceId | undefined,
           title: valid.title,
@@ -359,7 +364,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
           types: valid.types
         }, request)
         const held = yield* structures.spacesOf(page.items.map((s) => s.id))
-        const live = new Set((yield* liveSpaces(held.map((h) => h.spaceId))).map((s) => s.id as string))
+        const live = new Set((yield* liveSpaces(organizationId, held.map((h) => h.spaceId))).map((s) => s.id as string))
         const counts = new Map<string, number>()
         for (const h of held) if (live.has(h.spaceId)) counts.set(h.siteId, (counts.get(h.siteId) ?? 0) + 1)
         return mapPage(page, (site) => siteView(access, site, counts.get(site.id) ?? 0))

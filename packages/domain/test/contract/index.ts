@@ -27,6 +27,7 @@ import { commentsContract } from "./comments.js"
 import { contentContract } from "./content.js"
 import { importsContract } from "./imports.js"
 import { searchContract } from "./search.js"
+import { sitesContract } from "./sites.js"
 import { spacesContract } from "./spaces.js"
 
 /** Walks every page of a list, checking page sizes, and returns all items in order. */
@@ -452,6 +453,7 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
     importsContract(makeLayer(), DomainServices)
     badInputContract(makeLayer(), DomainServices)
     commentsContract(makeLayer(), DomainServices)
+    sitesContract(makeLayer(), DomainServices)
   })
 }
 export { spacesModelProperty } from "./spacesModel.js"
