@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { expect, it } from "@effect/vitest"
+import { freePort } from "./ports.js"
 
 const main = fileURLToPath(new URL("../dist/src/main.js", import.meta.url))
 
@@ -28,8 +29,8 @@ interface Server {
 }
 
 // The built server (the test command builds before it tests), as `pnpm start` runs it.
-const start = (dataDir: string): Server => {
-  const port = 20000 + Math.floor(Math.random() * 20000)
+const start = async (dataDir: string): Promise<Server> => {
+  const port = await freePort()
   // The embedded storage: neither a PostgreSQL server nor the in-memory store from the environment.
   const env = { ...process.env }
   delete env.DATABASE_URL
@@ -51,11 +52,11 @@ it(
     const dataDir = mkdtempSync(join(tmpdir(), "octavo-lock-"))
     const servers: Array<Server> = []
     try {
-      const first = start(dataDir)
+      const first = await start(dataDir)
       servers.push(first)
       await waitFor(`http://127.0.0.1:${first.port}/healthz`, Date.now() + 30_000)
 
-      const second = start(dataDir)
+      const second = await start(dataDir)
       servers.push(second)
       expect(await second.exited).not.toBe(0)
       expect(second.output()).toContain(`The data directory ${dataDir} is in use by process ${first.child.pid}`)
@@ -65,7 +66,7 @@ it(
       // A holder killed outright leaves its lock behind: the next server takes it over.
       first.child.kill("SIGKILL")
       await first.exited
-      const third = start(dataDir)
+      const third = await start(dataDir)
       servers.push(third)
       await waitFor(`http://127.0.0.1:${third.port}/healthz`, Date.now() + 30_000)
       third.child.kill("SIGTERM")

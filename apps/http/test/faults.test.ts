@@ -9,6 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { PgServerClient, withSearchPath } from "@octavo/adapters-pg"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { freePort } from "./ports.js"
 
 // The built server (the test command builds before it tests), stopped and killed the way deployments do.
 const main = fileURLToPath(new URL("../dist/src/main.js", import.meta.url))
@@ -72,7 +73,7 @@ interface Running {
 }
 
 const start = async (storage: Storage): Promise<Running> => {
-  const port = 20000 + Math.floor(Math.random() * 20000)
+  const port = await freePort()
   const inherited = { ...process.env }
   for (const name of ["DATABASE_URL", "OCTAVO_STORAGE", "OCTAVO_DATA_DIR"]) delete inherited[name]
   const child = spawn(process.execPath, [main], {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { expect, it } from "@effect/vitest"
+import { freePort } from "./ports.js"
 
 const main = fileURLToPath(new URL("../dist/src/main.js", import.meta.url))
 
@@ -18,7 +19,7 @@ const waitFor = async (url: string, deadline: number): Promise<void> => {
 
 // The built server (the test command builds before it tests), as `pnpm start` runs it.
 it("the server starts from the environment, logs JSON lines, and stops cleanly on SIGTERM", async () => {
-  const port = 20000 + Math.floor(Math.random() * 20000)
+  const port = await freePort()
   const child = spawn(process.execPath, [main], {
     env: { ...process.env, PORT: String(port), OCTAVO_STORAGE: "memory", OCTAVO_PUBLIC_URL: "https://octavo.example" },
     stdio: ["ignore", "pipe", "pipe"]

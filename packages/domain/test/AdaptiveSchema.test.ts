@@ -43,9 +43,9 @@ const rich = {
     plan: { type: "string", description: "Billing plan", enum: ["free", "pro", "enterprise"] },
     name: { type: "string", description: "Display name" },
     seats: { type: "number", description: "Seats bought" },
-    roles: { type: "array", description: "Roles", items: { type: "string", enum: ["admin", "member"] } },
+    roles: { type: "array", description: "Roles", items: { type: "string", description: "A role", enum: ["admin", "member"] } },
     scores: { type: "array", description: "Scores", items: { type: "number", description: "One score" } },
-    toggles: { type: "array", description: "Toggles", items: { type: "boolean" } },
+    toggles: { type: "array", description: "Toggles", items: { type: "boolean", description: "A toggle" } },
     account: objectOf({
       region: { type: "string", description: "Region", enum: ["eu", "us"] },
       billing: objectOf({ details: objectOf({ vat: flag("VAT registered") }) })
@@ -167,8 +167,10 @@ describe("adaptive schema", () => {
     })
   })
 
-  it("needs no description on array items, but checks one that is given", () => {
+  it("needs a description on array items, as GitBook does, and checks it", () => {
     expect(adaptiveSchemaProblem(schemaWith({ xs: { type: "array", description: "xs", items: { type: "number" } } })))
+      .toStrictEqual({ pointer: "/properties/xs/items/description", rule: "is required" })
+    expect(adaptiveSchemaProblem(schemaWith({ xs: { type: "array", description: "xs", items: { type: "number", description: "x" } } })))
       .toBeUndefined()
     expect(
       adaptiveSchemaProblem(
@@ -255,6 +257,11 @@ describe("adaptive schema", () => {
     expect(adaptiveSchemaProblem(schemaWith({ unsigned: flag() }))).toStrictEqual({
       pointer: "/properties/unsigned/type",
       rule: "must be \"object\" (it holds the unsigned claims)"
+    })
+    // GitBook fixes the unsigned claims' description.
+    expect(adaptiveSchemaProblem(schemaWith({ unsigned: { ...objectOf({}), description: "Mine" } }))).toStrictEqual({
+      pointer: "/properties/unsigned/description",
+      rule: "must be \"Unsigned claims of the site visitor.\""
     })
     // Only the top-level `unsigned` is special.
     expect(adaptiveSchemaProblem(schemaWith({ g: objectOf({ unsigned: flag() }) }))).toBeUndefined()

@@ -28,6 +28,7 @@ const GroupSectionPath = Schema.Struct({ ...GroupPath.fields, siteSectionId: Sit
 
 /** GitBook's `siteSectionGroupId` is accepted for `sectionGroupId`. */
 const AddSectionPayload = Schema.Struct({ ...AddSectionInput.fields, siteSectionGroupId: AddSectionInput.fields.sectionGroupId })
+const UpdateSectionPayload = Schema.Struct({ ...UpdateSectionInput.fields, siteSectionGroupId: UpdateSectionInput.fields.sectionGroupId })
 
 const site = "/v1/orgs/:organizationId/sites/:siteId"
 const siteSpaces = `${site}/site-spaces`
@@ -88,7 +89,7 @@ export class SiteStructureApi extends HttpApiGroup.make("siteStructure")
   .add(
     HttpApiEndpoint.patch("updateSection", `${sections}/:siteSectionId`)
       .setPath(SectionPath)
-      .setPayload(UpdateSectionInput)
+      .setPayload(UpdateSectionPayload)
       .addSuccess(SiteSectionObject)
       .pipe(errors(400, 403, 404, 409, 412))
   )

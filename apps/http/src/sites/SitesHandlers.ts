@@ -144,8 +144,19 @@ export const SiteStructureLive = HttpApiBuilder.group(
           onSite(path, sites.getSection(path.siteId, path.siteSectionId, urlParams.shareKey)).pipe(
             Effect.map(({ section, site }) => present.presentSection(site)(section))
           ))
-        .handle("updateSection", ({ path, payload }) =>
-          onSite(path, sites.updateSection(path.siteId, path.siteSectionId, payload)).pipe(
+        .handle("updateSection", ({ path, payload: { sectionGroupId, siteSectionGroupId, ...rest } }) =>
+          onSite(
+            path,
+            sites.updateSection(path.siteId, path.siteSectionId, {
+              ...rest,
+              // null (back to the root) is a value: either name may carry it.
+              ...(sectionGroupId !== undefined
+                ? { sectionGroupId }
+                : siteSectionGroupId !== undefined
+                ? { sectionGroupId: siteSectionGroupId }
+                : {})
+            })
+          ).pipe(
             Effect.map(({ section, site }) =>
               present.presentSection(site)(section)
             )

@@ -3,11 +3,14 @@ import { unstorableText } from "../shared/Limits.js"
 // A site's adaptive schema (conventions-2 §1.4): the subset of JSON Schema draft-07 that describes
 // a visitor's claims, compatible with GitBook's SiteAdaptiveJSONSchema.
 
-/** What an array's `items` may be. Unlike a property, it needs no description (GB gives one; we accept it). */
+/** What an array's `items` may be: described, as GB's SiteAdaptiveJSONSchemaPrimitives are. */
 export type AdaptiveItems =
-  | { readonly type: "boolean"; readonly description?: string }
-  | { readonly type: "string"; readonly description?: string; readonly enum?: ReadonlyArray<string> }
-  | { readonly type: "number"; readonly description?: string }
+  | { readonly type: "boolean"; readonly description: string }
+  | { readonly type: "string"; readonly description: string; readonly enum?: ReadonlyArray<string> }
+  | { readonly type: "number"; readonly description: string }
+
+/** The description GB gives the unsigned claims' object, and requires. */
+export const unsignedDescription = "Unsigned claims of the site visitor."
 
 /** One claim of the schema, tagged by `type`. */
 export type AdaptiveProperty =
@@ -168,7 +171,7 @@ const propertyProblem = (
   const unknown = unknownKey(value, keysByType[kind], pointer)
   if (unknown !== undefined) return unknown
   const required = [
-    ...(isItems ? [] : ["description"]),
+    "description",
     ...(kind === "array" ? ["items"] : kind === "object" ? ["properties", "additionalProperties"] : [])
   ]
   const missing = missingKey(value, required, pointer)
@@ -229,6 +232,10 @@ const rootProblem = (json: unknown): Problem | undefined => {
     const unsigned = properties["unsigned"]
     if (isObject(unsigned) && Object.hasOwn(unsigned, "type") && unsigned["type"] !== "object") {
       return { pointer: "/properties/unsigned/type", rule: "must be \"object\" (it holds the unsigned claims)" }
+    }
+    // GB fixes its description, so that its clients read back what they know.
+    if (isObject(unsigned) && Object.hasOwn(unsigned, "description") && unsigned["description"] !== unsignedDescription) {
+      return { pointer: "/properties/unsigned/description", rule: `must be "${unsignedDescription}"` }
     }
   }
   const count: Count = { total: 0 }

@@ -220,9 +220,10 @@ export type UpdateSiteSpaceInput = typeof UpdateSiteSpaceInput.Type
 
 /** A site space's neighbour in its scope. */
 export const SiteSpaceRef = Schema.Struct({ type: Schema.Literal("site-space"), siteSpace: StoredString })
-/** An item of the root (or of a group): a section or a group. */
+/** An item of the root (or of a group): a section (api.md's `id`, or GitBook's `siteSection`) or a group. */
 export const SiteSectionRef = Schema.Union(
   Schema.Struct({ type: Schema.Literal("site-section"), id: StoredString }),
+  Schema.Struct({ type: Schema.Literal("site-section"), siteSection: StoredString }),
   Schema.Struct({ type: Schema.Literal("site-section-group"), id: StoredString })
 )
 

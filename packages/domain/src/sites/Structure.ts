@@ -7,6 +7,7 @@ import type {
   SiteSection,
   SiteSectionGroup,
   SiteSectionPosition,
+  SiteSectionRef,
   SiteSpace,
   SiteSpacePosition,
   SiteTree
@@ -355,8 +356,8 @@ export const updateSection = (
     })
   })
 
-const rootRef = (ref: { readonly type: string; readonly id: string } | undefined): NamedSibling | undefined =>
-  ref === undefined ? undefined : { id: ref.id, field: "id" }
+const rootRef = (ref: typeof SiteSectionRef.Type | undefined): NamedSibling | undefined =>
+  ref === undefined ? undefined : "siteSection" in ref ? { id: ref.siteSection, field: "siteSection" } : { id: ref.id, field: "id" }
 
 /** Moves a section among its siblings: the root's items, or its group's sections. */
 export const moveSection = (
