@@ -8,4 +8,12 @@ import type { SitesPorts } from "./sites/Ports.js"
 import type { SpacesPorts } from "./spaces/Ports.js"
 
 /** Everything a storage adapter provides, context by context: one Layer of these runs the whole domain. */
-export type StoragePorts = UnitOfWork | IdentityPorts | OrganizationsPorts | SpacesPorts | ContentPorts | SearchPorts | CommentsPorts | SitesPorts
+export type StoragePorts =
+  | UnitOfWork
+  | IdentityPorts
+  | OrganizationsPorts
+  | SpacesPorts
+  | ContentPorts
+  | SearchPorts
+  | CommentsPorts
+  | SitesPorts
