@@ -20,6 +20,7 @@ import {
   UnitOfWork,
   UserRepository
 } from "../../src/index.js"
+import { walk } from "./walk.js"
 import { at, makeMember, makeOrganization, makeTeam, makeUser, newInviteId, uniqueId } from "./fixtures.js"
 import { badInputContract } from "./badInput.js"
 import { serviceContract } from "./services.js"
@@ -29,21 +30,6 @@ import { importsContract } from "./imports.js"
 import { searchContract } from "./search.js"
 import { sitesContract } from "./sites.js"
 import { spacesContract } from "./spaces.js"
-
-/** Walks every page of a list, checking page sizes, and returns all items in order. */
-export const walk = <A, E, R>(fetch: (request: PageRequest) => Effect.Effect<Page<A>, E, R>, limit: number) =>
-  Effect.gen(function*() {
-    const items: Array<A> = []
-    let after: Option.Option<Keyset> = Option.none()
-    for (let guard = 0; guard < 1000; guard++) {
-      const page = yield* fetch({ limit, after })
-      expect(page.items.length).toBeLessThanOrEqual(limit)
-      items.push(...page.items)
-      if (Option.isNone(page.next)) return items
-      after = page.next
-    }
-    throw new Error("paging did not end")
-  })
 
 const first = (request: Partial<PageRequest> = {}): PageRequest => ({ limit: 50, after: Option.none(), ...request })
 
@@ -456,6 +442,7 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
     sitesContract(makeLayer(), DomainServices)
   })
 }
+export { walk } from "./walk.js"
 export { spacesModelProperty } from "./spacesModel.js"
 export { commentsModelProperty } from "./commentsModel.js"
 export { sitesModelProperty } from "./sitesModel.js"

@@ -3,10 +3,8 @@ import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Actor,
   type DomainServices,
-  type Keyset,
   type Organization,
   type OrganizationId,
-  type Page,
   type PageRequest,
   type Role,
   type ShareLink,
@@ -28,26 +26,12 @@ import {
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
+import { walk } from "./walk.js"
 import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
 const first = (limit = 50): PageRequest => ({ limit, after: Option.none() })
-
-/** Every page of a list in order, each page no longer than `limit` (index.ts has one too; this one avoids an import cycle). */
-const walk = <A, E, R>(fetch: (request: PageRequest) => Effect.Effect<Page<A>, E, R>, limit: number) =>
-  Effect.gen(function*() {
-    const items: Array<A> = []
-    let after: Option.Option<Keyset> = Option.none()
-    for (let guard = 0; guard < 1000; guard++) {
-      const page = yield* fetch({ limit, after })
-      expect(page.items.length).toBeLessThanOrEqual(limit)
-      items.push(...page.items)
-      if (Option.isNone(page.next)) return items
-      after = page.next
-    }
-    throw new Error("paging did not end")
-  })
 
 const siteOf = (organizationId: OrganizationId, fields: Partial<Site> = {}): Site => ({
   id: SiteId.make(uniqueId("site")),
@@ -930,7 +914,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
             beta: { type: "boolean", description: "In the beta" },
             unsigned: {
               type: "object",
-              description: "Claims from the query",
+              description: "Unsigned claims of the site visitor.",
               properties: { seats: { type: "number", description: "Seats" } },
               additionalProperties: false
             }
