@@ -12,7 +12,7 @@ import { buildMatrixWorld, buildPeople } from "./matrixWorld.js"
 // The fault and fuzz suite (issue 13): bad requests made from the served OpenAPI document for every
 // operation, with a fixed seed. CI sends FUZZ_COUNT requests (10,000 unless set); `pnpm fuzz` sends more
 // (200,000 unless FUZZ_COUNT says), with FUZZ_SEED's seed. A failure names the seed and the request's index, which
-// reproduce it; FUZZ_LOG=<file> writes every request and answer; FUZZ_OPEN=1 adds inputs known to hang the server.
+// reproduce it; FUZZ_LOG=<file> writes every request and answer.
 //
 // The state check: organization A is built once and read through every GET operation. Only callers that
 // may change nothing in A send writes there (a member with the read role, the admin of another

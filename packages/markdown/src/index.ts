@@ -1,5 +1,6 @@
 // GitBook markdown on the unified ecosystem: pure functions over one parse of a page.
 export type * from "./nodes.js"
+export { MAX_LINE_NESTING, MAX_PARAGRAPH_MARKERS, MAX_TEXT_LINES, MAX_TEXT_MARKERS, markdownProblem } from "./guard.js"
 export { parse } from "./parse.js"
 export { stringify } from "./stringify.js"
 export type { LayoutPart, PageFields, PageLayout, PageMarkdown } from "./page.js"

@@ -1,4 +1,4 @@
-import { blocksOf, type JSONDocument, linksOf } from "@octavo/markdown"
+import { blocksOf, type JSONDocument, linksOf, markdownProblem } from "@octavo/markdown"
 import { Effect, Option, Schema } from "effect"
 import { type ChangeRequest } from "../content/ChangeRequest.js"
 import { ChangeRequests } from "../content/ChangeRequestService.js"
@@ -152,6 +152,8 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
           })
           : yield* new InvalidInput({ field, rule: "must be {markdown} or {document}" })
         if (markdown.trim() === "") return yield* new InvalidInput({ field, rule: "must not be blank" })
+        const problem = markdownProblem(markdown)
+        if (problem !== undefined) return yield* new InvalidInput({ field, rule: problem })
         if (markdown.length > MAX_COMMENT_LENGTH) {
           return yield* new InvalidInput({ field, rule: `must be at most ${MAX_COMMENT_LENGTH} characters, got ${markdown.length}` })
         }

@@ -1,4 +1,4 @@
-import { fromDocument, type JSONDocument, readPage } from "@octavo/markdown"
+import { fromDocument, type JSONDocument, markdownProblem, readPage } from "@octavo/markdown"
 import { Effect } from "effect"
 import { Conflict, InvalidInput } from "../shared/Errors.js"
 import { FileId, PageId, type RevisionId } from "../shared/Ids.js"
@@ -112,12 +112,18 @@ const markdownOf = (document: DocumentInput | undefined, field: string): Effect.
   })
 }
 
-/** A document's fields and body; markdown the parser cannot hold (nested thousands deep) is invalid input. */
-const readDocument = (markdown: string, field: string) =>
-  Effect.try({
+/**
+ * A document's fields and body. Markdown the parser would take too long on (`markdownProblem`) or
+ * cannot hold (nested thousands deep) is invalid input.
+ */
+const readDocument = (markdown: string, field: string) => {
+  const problem = markdownProblem(markdown)
+  if (problem !== undefined) return Effect.fail(new InvalidInput({ field, rule: problem }))
+  return Effect.try({
     try: () => readPage(markdown, { takeTitle: true }),
     catch: () => new InvalidInput({ field, rule: "is nested too deeply to be read" })
   })
+}
 
 /** An emoji or icon as a change sets it: absent leaves it, empty or null removes it. */
 const removable = (value: string | null | undefined, current: string | undefined): string | undefined =>
