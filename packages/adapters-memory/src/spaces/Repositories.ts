@@ -53,6 +53,10 @@ export const MemorySpaceRepository = layerOver(SpaceRepository, SpacesState, ({ 
       (mine) => listTree(mine, filter, page)
     ),
   listInCollections: (ids) => spaces.filter((sp) => sp.parentId !== null && ids.includes(sp.parentId)),
+  findMany: (ids) => {
+    const wanted = new Set<string>(ids)
+    return spaces.filter((sp) => wanted.has(sp.id))
+  },
   listDeletedBefore: (cutoff, limit) =>
     Effect.map(
       spaces.filter((sp) => sp.deletedAt !== undefined && sp.deletedAt.getTime() <= cutoff.getTime()),

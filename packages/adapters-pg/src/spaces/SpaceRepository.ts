@@ -28,6 +28,8 @@ export const SpaceRepositoryLive = Layer.effect(
       (ids) => sql`SELECT * FROM spaces WHERE ${sql.in("parent_id", ids)} ORDER BY created_at, id`
     )
 
+    const findMany = findAll(Schema.Array(SpaceId), SpaceRow, (ids) => sql`SELECT * FROM spaces WHERE id = ANY(${ids}::text[])`)
+
     return SpaceRepository.of({
       insert: execute(SpaceRow, (row) => sql`INSERT INTO spaces ${sql.insert(row)}`),
       // The active revision moves only by setRevision.
@@ -45,6 +47,7 @@ export const SpaceRepositoryLive = Layer.effect(
           sql`DELETE FROM spaces WHERE id = ${id}`
         ])).pipe(Effect.asVoid, Effect.orDie),
       findById: findOne(SpaceId, SpaceRow, (id) => sql`SELECT * FROM spaces WHERE id = ${id}`),
+      findMany: (ids) => (ids.length === 0 ? Effect.succeed([]) : findMany(ids)),
       list: (organizationId, filter, page) => {
         const listing = treeListing(sql, "s", organizationId, filter)
         return selectPage(sql, {

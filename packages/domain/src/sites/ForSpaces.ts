@@ -54,6 +54,7 @@ export const SitePublications = Layer.effect(
       placesOf: (organizationId, spaceIds, shareKey) =>
         Effect.gen(function*() {
           const places = new Map<SpaceId, PublishedPlace>()
+          const asked = new Set<string>(spaceIds)
           const held = yield* structures.onSpaces(spaceIds)
           if (held.length === 0) return places
           const found = yield* Effect.forEach([...new Set(held.map((h) => h.siteId))], (id: SiteId) => sites.findById(id))
@@ -64,26 +65,24 @@ export const SitePublications = Layer.effect(
             .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
           if (published.length === 0) return places
           const hostname = Option.flatMap(yield* organizations.findById(organizationId), (o) => Option.fromNullable(o.hostname))
-          const live = new Map<string, boolean>()
-          const isLive = (id: SpaceId) => live.get(id) ?? false
-          for (const site of published) {
-            const tree = { site, ...(yield* structures.load(site.id)) }
-            for (const s of tree.siteSpaces) {
-              if (!live.has(s.spaceId))
-                live.set(
-                  s.spaceId,
-                  Option.exists(yield* spaces.findById(s.spaceId), (sp) => showsSpace(organizationId, sp))
-                )
-            }
-            const shown = shownTree(tree, isLive)
+          const trees = []
+          for (const site of published) trees.push({ site, ...(yield* structures.load(site.id)) })
+          const shown = new Set(
+            (yield* spaces.findMany([...new Set(trees.flatMap((t) => t.siteSpaces.map((s) => s.spaceId)))]))
+              .filter((sp) => showsSpace(organizationId, sp))
+              .map((sp) => sp.id as string)
+          )
+          for (const tree of trees) {
+            const site = tree.site
+            const visible = shownTree(tree, (id) => shown.has(id))
             const key = openingKey(site, shareKey, shareKey === undefined ? [] : yield* shareLinks.active(site.id))
-            for (const siteSpace of shown.tree.siteSpaces) {
-              if (places.has(siteSpace.spaceId) || !spaceIds.includes(siteSpace.spaceId)) continue
+            for (const siteSpace of visible.tree.siteSpaces) {
+              if (places.has(siteSpace.spaceId) || !asked.has(siteSpace.spaceId)) continue
               places.set(siteSpace.spaceId, {
                 proxy: site.proxy,
                 organization: Option.getOrElse(hostname, () => organizationId),
                 site: site.basename ?? site.id,
-                path: siteSpaceSegments(shown, siteSpace),
+                path: siteSpaceSegments(visible, siteSpace),
                 shareKey: key
               })
             }

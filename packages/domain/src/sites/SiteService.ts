@@ -182,10 +182,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
 
     /** The spaces of the given ids that the organization's sites show (`showsSpace`). */
     const liveSpaces = (organizationId: OrganizationId, ids: ReadonlyArray<SpaceId>) =>
-      Effect.map(
-        Effect.forEach([...new Set(ids)], (id) => spaces.findById(id), { concurrency: 4 }),
-        (found) => found.flatMap((s) => (Option.isSome(s) && showsSpace(organizationId, s.value) ? [s.value] : []))
-      )
+      Effect.map(spaces.findMany([...new Set(ids)]), (found) => found.filter((s) => showsSpace(organizationId, s)))
 
     const visibleTree = (access: Membership, tree: SiteTree, shareKey?: string) =>
       Effect.gen(function*() {

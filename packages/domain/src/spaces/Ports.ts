@@ -42,6 +42,8 @@ export class SpaceRepository extends Context.Tag("@octavo/domain/SpaceRepository
   readonly delete: (id: SpaceId) => Effect.Effect<void>
   /** Finds soft-deleted spaces too. */
   readonly findById: (id: SpaceId) => Effect.Effect<Option.Option<Space>>
+  /** The spaces of those ids that exist (soft-deleted ones too), in no particular order. */
+  readonly findMany: (ids: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyArray<Space>>
   /** Spaces that are not soft-deleted, ascending by the filter's keyset. */
   readonly list: (organizationId: OrganizationId, filter: ParentFilter, page: PageRequest) => Effect.Effect<Page<Space>>
   /** Every space (soft-deleted ones too) whose parent is one of these collections. */
