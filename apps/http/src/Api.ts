@@ -9,6 +9,7 @@ import { SearchGroups } from "./search/index.js"
 import { OctavoBase, requestBodiesAcceptUnknownProperties } from "./shared/Contract.js"
 import { InternalError, PayloadTooLarge, TooManyRequests } from "./shared/Errors.js"
 import { SitesGroups } from "./sites/index.js"
+import { InsightsGroups } from "./insights/index.js"
 import { SpacesGroups } from "./spaces/index.js"
 
 /**
@@ -25,6 +26,7 @@ export class OctavoApi extends OctavoBase
   .addHttpApi(ImportsGroups)
   .addHttpApi(CommentsGroups)
   .addHttpApi(SitesGroups)
+  .addHttpApi(InsightsGroups)
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)
   .addError(InternalError)

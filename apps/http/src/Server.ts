@@ -11,7 +11,16 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { DomainServices, Identity, ImportServices, Search, Spaces, type StoragePorts } from "@octavo/domain"
+import {
+  DomainServices,
+  Identity,
+  ImportServices,
+  Insights,
+  InsightsDomainServices,
+  Search,
+  Spaces,
+  type StoragePorts
+} from "@octavo/domain"
 import { Cause, Clock, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
 import { CommentsHandlers } from "./comments/index.js"
@@ -33,7 +42,9 @@ import {
 } from "./shared/RateLimit.js"
 import { Authentication } from "./shared/Security.js"
 import { SitesHandlers } from "./sites/index.js"
+import { InsightsHandlers } from "./insights/index.js"
 import { SpacesHandlers } from "./spaces/index.js"
+import { UserAgentsLive } from "./insights/UserAgents.js"
 import { WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
 
 /** Request bodies above this size are refused with 413. */
@@ -323,7 +334,8 @@ const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
     SearchHandlers,
     ImportsHandlers,
     CommentsHandlers,
-    SitesHandlers
+    SitesHandlers,
+    InsightsHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )
@@ -362,6 +374,19 @@ const PurgeExpiredSpaces = Layer.scopedDiscard(
 )
 
 /**
+ * Insights retention: events older than 400 days are removed at start and then daily (whole
+ * monthly partitions dropped on PostgreSQL). Removal is idempotent, so several servers may run it.
+ */
+const PurgeExpiredEvents = Layer.scopedDiscard(
+  Effect.flatMap(Insights, (insights) =>
+    insights.purgeExpired.pipe(
+      Effect.catchAllCause((cause) => Effect.logError("Purging expired insights events failed", cause)),
+      Effect.repeat(Schedule.spaced(Duration.days(1))),
+      Effect.forkScoped
+    ))
+)
+
+/**
  * Search follows each space's active revision; at start, spaces whose documents lag behind (content
  * from before search existed) are reindexed in the background.
  */
@@ -382,9 +407,10 @@ const ReindexStaleSpaces = Layer.scopedDiscard(
  */
 export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options: ServerOptions) => {
   // Imports and files inserted by URL fetch through the same guarded fetcher.
-  const domain = ImportServices.pipe(
+  // Insights read user agents through a library, outside the domain.
+  const domain = Layer.merge(ImportServices, InsightsDomainServices).pipe(
     Layer.provideMerge(DomainServices),
-    Layer.provideMerge(Layer.merge(storage, WebFetcherLive(options.fetch)))
+    Layer.provideMerge(Layer.mergeAll(storage, WebFetcherLive(options.fetch), UserAgentsLive))
   )
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimit }
   return HttpApiBuilder.serve((app) =>
@@ -399,7 +425,7 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ErrorBodies),
     Layer.provide(ApiLive),
-    Layer.provide(Layer.mergeAll(bootstrapAdmin(options.adminToken), PurgeExpiredSpaces, ReindexStaleSpaces)),
+    Layer.provide(Layer.mergeAll(bootstrapAdmin(options.adminToken), PurgeExpiredSpaces, PurgeExpiredEvents, ReindexStaleSpaces)),
     Layer.provide(domain),
     Layer.provide(Layer.succeed(PublicUrl, options.publicUrl.replace(/\/+$/, "")))
   )

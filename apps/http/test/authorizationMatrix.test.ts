@@ -50,6 +50,21 @@ const changes = { changes: [{ operation: "insert_page", title: "Added", document
 /** Loopback is refused without OCTAVO_IMPORT_ALLOW: an allowed caller gets past the policy to that 400. */
 const website = { source: "website", url: "http://127.0.0.1:9/docs" }
 
+/** A page view, as a site's browser script sends it. */
+const trackedEvent = {
+  type: "page_view",
+  session: { visitorId: "v1", sessionId: "s1", cookies: {}, userAgent: "Mozilla/5.0", language: "en", referrer: null },
+  location: {
+    url: "https://docs.acme.test/",
+    siteSection: null,
+    siteSpace: null,
+    siteShareKey: null,
+    space: null,
+    revision: null,
+    page: null
+  }
+}
+
 /** One row per endpoint of OctavoApi, keyed `<group>.<endpoint name>`. */
 const matrix: Readonly<Record<string, Entry>> = {
   "health.live": { need: publicEndpoint },
@@ -220,6 +235,11 @@ const matrix: Readonly<Record<string, Entry>> = {
   "shareLinks.createShareLink": { need: content("admin"), payload: () => ({ name: "Reviewers" }) },
   "shareLinks.updateShareLink": { need: content("admin"), payload: () => ({ active: false }) },
   "shareLinks.removeShareLink": { need: content("admin") },
+
+  // Insights: any member with a role tracks and reads (conventions-2.md §0 and decision 2).
+  "insights.track": { need: content("read"), payload: () => ({ events: [trackedEvent] }) },
+  "insights.aggregate": { need: content("read"), payload: () => ({ range: "last7Days" }) },
+  "insights.segments": { need: content("read") },
 
   "import.space": { need: content("edit"), payload: () => website, permitted: 400 },
   "import.changeRequest": { need: content("edit"), payload: () => website, permitted: 400 }

@@ -134,6 +134,12 @@ addFormats(ajv)
 // GitBook's own formats: an emoji code and an icon name, both plain strings to its client.
 ajv.addFormat("emoji", true)
 ajv.addFormat("icon", true)
+// GitBook's PlainObject (visitor segment claims) lists an object schema without `type: "object"` among
+// string, boolean and number in a `oneOf`, so any primitive value matches two alternatives and fails.
+// Its clients do not validate; here the object alternative is made an object, as it is meant.
+const plainObject =
+  (gitbookSpec as unknown as { components: { schemas: Record<string, Record<string, unknown>> } }).components.schemas["PlainObject"]
+if (plainObject !== undefined) plainObject["type"] = "object"
 ajv.addSchema(gitbookSpec as object, SPEC_ID)
 
 /** Where each schema object sits in GitBook's document, to name the rule an error broke. */

@@ -3,6 +3,7 @@ import { Layer } from "effect"
 import { MemoryComments } from "./comments/index.js"
 import { MemoryContent } from "./content/index.js"
 import { MemoryIdentity } from "./identity/index.js"
+import { MemoryInsights } from "./insights/index.js"
 import { MemoryOrganizations } from "./organizations/index.js"
 import { MemorySearch } from "./search/index.js"
 import { MemorySites } from "./sites/index.js"
@@ -12,6 +13,7 @@ import { MemorySpaces } from "./spaces/index.js"
 export { MemoryComments } from "./comments/index.js"
 export { MemoryContent } from "./content/index.js"
 export { MemoryIdentity } from "./identity/index.js"
+export { MemoryInsights } from "./insights/index.js"
 export { MemoryOrganizations } from "./organizations/index.js"
 export { MemorySearch } from "./search/index.js"
 export { MemorySites } from "./sites/index.js"
@@ -27,5 +29,6 @@ export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryContent,
   MemorySearch,
   MemoryComments,
-  MemorySites
+  MemorySites,
+  MemoryInsights
 ).pipe(Layer.provide(MemoryStoreLive))

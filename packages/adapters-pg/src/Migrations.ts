@@ -2,7 +2,8 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Effect } from "effect"
 import { commentsMigrations } from "./comments/index.js"
-import { sitesMigrations } from "./sites/index.js"
+import { sitesMigrations, sitesSchemaOrderMigration } from "./sites/index.js"
+import { insightsMigrations } from "./insights/index.js"
 import { contentMigrations } from "./content/index.js"
 import { identityMigrations } from "./identity/index.js"
 import { guestInvitesMigration, organizationsMigrations } from "./organizations/index.js"
@@ -25,7 +26,9 @@ export const migrations: ReadonlyArray<Migration> = [
   searchPageContextMigration,
   guestInvitesMigration,
   ...commentsMigrations,
-  ...sitesMigrations
+  ...sitesMigrations,
+  ...insightsMigrations,
+  sitesSchemaOrderMigration
 ]
 
 /** Brings the schema up to date: applies the migrations a database has not recorded. */

@@ -9,6 +9,7 @@ import { PgOrganizations } from "./organizations/index.js"
 import { PgSearch } from "./search/index.js"
 import { PgShared } from "./shared/index.js"
 import { PgSites } from "./sites/index.js"
+import { PgInsights } from "./insights/index.js"
 import { PgSpaces } from "./spaces/index.js"
 
 /** Brings the schema up to date before anything uses it. */
@@ -23,5 +24,6 @@ export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = 
   PgContent,
   PgSearch,
   PgComments,
-  PgSites
+  PgSites,
+  PgInsights
 ).pipe(Layer.provide(MigrationsLive))

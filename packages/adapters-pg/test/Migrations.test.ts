@@ -30,6 +30,7 @@ const allTables = [
   "comments",
   "custom_field_values",
   "custom_fields",
+  "insight_events",
   "invites",
   "members",
   "octavo_migrations",
@@ -77,7 +78,9 @@ describe("migrate", () => {
       [8, "search documents with descriptions and ancestors", "ad783ee6ddbad03d1422f905a828f9a7f3417a06ad450929c8f1d16674334c1b"],
       [9, "guest link invites", "9d47e730cfa850ac34c4165ca467457d2ea4dc8d436402c37e7cdef5b053c5b2"],
       [10, "comments", "f436999010a4922e47f217e1ff6e6ad6fb13a09b769a6224cf5942a9805e5020"],
-      [11, "sites", "31ca9fc4950b6944063e3e0ba8f20bd5c7d6af4cd4e45ed3fd2332b42bead94f"]
+      [11, "sites", "31ca9fc4950b6944063e3e0ba8f20bd5c7d6af4cd4e45ed3fd2332b42bead94f"],
+      [12, "insights", "c55f2b37d83191bc15dfc62d995a39c58a46b83e2db62d666d0d5d6926d41e78"],
+      [13, "sites_schema_order", "545dc35bc44564301f8733352bf04f36c0fc340e6de864c13996c4c6435640b0"]
     ])
   })
 

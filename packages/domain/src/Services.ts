@@ -3,6 +3,7 @@ import { CommentAnswers, CommentsServices } from "./comments/index.js"
 import { ContentServices } from "./content/index.js"
 import { IdentityServices } from "./identity/index.js"
 import { ImportsServices } from "./imports/index.js"
+import { InsightsServices } from "./insights/index.js"
 import { OrganizationsServices } from "./organizations/index.js"
 import { SearchAnswers, SearchServices } from "./search/index.js"
 import { SecretsLive } from "./shared/Secrets.js"
@@ -31,3 +32,6 @@ export const DomainServices = SitesServices.pipe(
 
 /** Importing content from elsewhere: over `DomainServices` and an outbound `WebFetcher`. */
 export const ImportServices = ImportsServices.pipe(Layer.provide(SecretsLive))
+
+/** Site insights: over `DomainServices` and a `UserAgents` parser (a library's job, outside the domain). */
+export const InsightsDomainServices = InsightsServices.pipe(Layer.provide(SecretsLive))

@@ -1,6 +1,7 @@
 import type { CommentsPorts } from "./comments/Ports.js"
 import type { ContentPorts } from "./content/Ports.js"
 import type { IdentityPorts } from "./identity/Ports.js"
+import type { InsightsPorts } from "./insights/Ports.js"
 import type { OrganizationsPorts } from "./organizations/Ports.js"
 import type { UnitOfWork } from "./shared/UnitOfWork.js"
 import type { SearchPorts } from "./search/Ports.js"
@@ -17,3 +18,4 @@ export type StoragePorts =
   | SearchPorts
   | CommentsPorts
   | SitesPorts
+  | InsightsPorts

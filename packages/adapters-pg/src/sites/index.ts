@@ -12,7 +12,7 @@ export const PgSites: Layer.Layer<SitesPorts, never, SqlClient.SqlClient> = Laye
   ShareLinkRepositoryLive
 )
 
-export { sitesMigrations } from "./migrations.js"
+export { sitesMigrations, sitesSchemaOrderMigration } from "./migrations.js"
 export { ShareLinkRepositoryLive } from "./ShareLinkRepository.js"
 export { SiteRepositoryLive } from "./SiteRepository.js"
 export { SiteStructureRepositoryLive } from "./SiteStructureRepository.js"

@@ -2,3 +2,5 @@ import type { Migration } from "../shared/Migrations.js"
 import { migration as sites } from "./migrations/0011_sites.js"
 
 export const sitesMigrations: ReadonlyArray<Migration> = [sites]
+
+export { migration as sitesSchemaOrderMigration } from "./migrations/0013_sites_schema_order.js"

@@ -1,0 +1,225 @@
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/adapters-pg"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { type Answer, call, testServer } from "./harness.js"
+import { addMember, newUser } from "./scenario.js"
+
+// Site insights over HTTP (conventions-2.md §2): tracking, exact aggregates over fixed ranges,
+// deduplication, visitor segments, limits and permissions. Answers are checked against GitBook's
+// schema by the harness. `OCTAVO_INSIGHTS_STORAGE=pglite` (or `=pg` with OCTAVO_TEST_DATABASE_URL)
+// runs the same file on PostgreSQL.
+const storage = (() => {
+  const url = process.env["OCTAVO_TEST_DATABASE_URL"]
+  switch (process.env["OCTAVO_INSIGHTS_STORAGE"]) {
+    case "pglite":
+      return PgStorage.pipe(Layer.provide(PgliteClient()))
+    case "pg":
+      if (url === undefined) throw new Error("OCTAVO_INSIGHTS_STORAGE=pg needs OCTAVO_TEST_DATABASE_URL")
+      return PgStorage.pipe(Layer.provide(PgServerClientInFreshSchema(url)))
+    default:
+      return MemoryStorage
+  }
+})()
+
+const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
+const IPHONE =
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"
+
+/** A full hour a few hours back, so every event of a test is in the past and its range exact. */
+const base = () => {
+  const hour = 3_600_000
+  return Math.floor(Date.now() / hour) * hour - 5 * hour
+}
+
+const event = (
+  at: number,
+  fields: {
+    readonly type?: string
+    readonly visitor?: string
+    readonly session?: string
+    readonly url?: string
+    readonly userAgent?: string
+    readonly claims?: unknown
+    readonly extra?: Record<string, unknown>
+  } = {}
+) => ({
+  type: fields.type ?? "page_view",
+  timestamp: new Date(at).toISOString(),
+  session: {
+    visitorId: fields.visitor ?? "v1",
+    sessionId: fields.session ?? "s1",
+    cookies: {},
+    userAgent: fields.userAgent ?? CHROME,
+    language: "en",
+    referrer: null,
+    ...(fields.claims !== undefined ? { visitorAuthClaims: fields.claims } : {})
+  },
+  location: {
+    url: fields.url ?? "https://docs.example.com/guide",
+    siteSection: null,
+    siteSpace: null,
+    siteShareKey: null,
+    space: null,
+    revision: null,
+    page: null
+  },
+  ...fields.extra
+})
+
+const setup = Effect.gen(function*() {
+  const admin = yield* newUser("Ines Insights")
+  const organizationId = (yield* call("POST", "/v1/orgs", { token: admin.token, body: { title: "Acme" } })).body.id as string
+  const site = yield* call("POST", `/v1/orgs/${organizationId}/sites`, { token: admin.token, body: { title: "Docs" } })
+  expect(site.status).toBe(201)
+  const path = `/v1/orgs/${organizationId}/sites/${site.body.id}`
+  return { admin, organizationId, path, token: admin.token }
+})
+
+const columns = (answer: Answer) => {
+  expect(answer.status).toBe(200)
+  return answer.body.columns.map((c: { column: string; values: Array<unknown> }) => [c.column, c.values])
+}
+
+layer(testServer(storage), { excludeTestServices: true, timeout: 120_000 })("insights over HTTP", (it) => {
+  it.effect("tracks a batch with 204 and counts it exactly: events, sessions and visitors by day and by page", () =>
+    Effect.gen(function*() {
+      const s = yield* setup
+      const t = base()
+      const track = (events: Array<unknown>) => call("POST", `${s.path}/insights/events`, { token: s.token, body: { events } })
+      const tracked = yield* track([
+        event(t, { visitor: "a", session: "a1", url: "https://docs.example.com/guide" }),
+        event(t + 60_000, { visitor: "a", session: "a1", url: "https://docs.example.com/api" }),
+        event(t + 120_000, { visitor: "b", session: "b1", url: "https://docs.example.com/guide", userAgent: IPHONE }),
+        event(t + 180_000, { visitor: "b", session: "b2", url: "https://docs.example.com/guide?utm_source=news", userAgent: IPHONE })
+      ])
+      expect([tracked.status, tracked.body]).toEqual([204, null])
+      const range = { from: new Date(t).toISOString(), to: new Date(t + 3_600_000).toISOString() }
+      const aggregate = (body: unknown) => call("POST", `${s.path}/insights/events/aggregate`, { token: s.token, body })
+      expect(
+        columns(yield* aggregate({ range, select: [{ column: "eventsCount" }, { column: "sessionsCount" }, { column: "visitorsCount" }] }))
+      )
+        .toEqual([["eventsCount", [4]], ["sessionsCount", [3]], ["visitorsCount", [2]]])
+      const byPage = yield* aggregate({
+        range,
+        groupBy: [{ column: "urlPath" }],
+        select: [{ column: "urlPath" }, { column: "visitorsCount" }, { column: "eventsCount" }]
+      })
+      expect(columns(byPage)).toEqual([["urlPath", ["/guide", "/api"]], ["visitorsCount", [2, 1]], ["eventsCount", [3, 1]]])
+      const byDevice = yield* aggregate({
+        range,
+        groupBy: [{ column: "visitorDevice" }],
+        order: { by: { column: "visitorDevice" }, direction: "asc" }
+      })
+      expect(columns(byDevice)).toEqual([["visitorDevice", ["desktop", "mobile"]], ["eventsCount", [2, 2]]])
+      const hourly = yield* aggregate({ range, groupBy: [{ column: "datetime", interval: "hour" }] })
+      expect(columns(hourly)).toEqual([["datetime", [new Date(t).toISOString()]], ["eventsCount", [4]]])
+      const utm = yield* aggregate({
+        range,
+        groupBy: [{ column: "utmSource" }],
+        where: [{ column: "utmSource", values: [null], operator: "notIn" }]
+      })
+      expect(columns(utm)).toEqual([["utmSource", ["news"]], ["eventsCount", [1]]])
+    }))
+
+  it.effect("an event sent twice with its timestamp counts once; one without a timestamp is now", () =>
+    Effect.gen(function*() {
+      const s = yield* setup
+      const t = base()
+      const once = event(t, { visitor: "dup" })
+      for (let i = 0; i < 2; i++) {
+        expect((yield* call("POST", `${s.path}/insights/events`, { token: s.token, body: { events: [once, once] } })).status).toBe(204)
+      }
+      const { timestamp: _, ...untimed } = event(t)
+      expect((yield* call("POST", `${s.path}/insights/events`, { token: s.token, body: { events: [untimed] } })).status).toBe(204)
+      const count = (from: number, to: number) =>
+        Effect.map(
+          call("POST", `${s.path}/insights/events/aggregate`, {
+            token: s.token,
+            body: { range: { from: new Date(from).toISOString(), to: new Date(to).toISOString() }, select: [{ column: "eventsCount" }] }
+          }),
+          (answer) => answer.body.columns[0].values[0] as number | undefined
+        )
+      expect(yield* count(t, t + 1)).toBe(1)
+      expect(yield* count(Date.now() - 60_000, Date.now() + 60_000)).toBe(1)
+    }))
+
+  it.effect("a bad event refuses the whole batch, naming it; limits on batches, fields and queries", () =>
+    Effect.gen(function*() {
+      const s = yield* setup
+      const t = base()
+      const track = (events: Array<unknown>) => call("POST", `${s.path}/insights/events`, { token: s.token, body: { events } })
+      const bad = yield* track([event(t), event(t, { visitor: "" })])
+      expect([bad.status, bad.body.error.message]).toEqual([400, "events.1.session.visitorId: must not be empty"])
+      expect((yield* track([])).status).toBe(400)
+      expect((yield* track(Array.from({ length: 101 }, (_, i) => event(t, { visitor: `v${i}` })))).status).toBe(400)
+      expect((yield* track(Array.from({ length: 100 }, (_, i) => event(t, { visitor: `v${i}` })))).status).toBe(204)
+      const future = yield* track([event(Date.now() + 10 * 60_000)])
+      expect([future.status, future.body.error.message.startsWith("events.0.timestamp")]).toEqual([400, true])
+      const search = yield* track([event(t, { type: "search_type_query" })])
+      expect([search.status, search.body.error.message.startsWith("events.0.query")]).toEqual([400, true])
+      const range = { from: new Date(t).toISOString(), to: new Date(t + 60_000).toISOString() }
+      const aggregate = (body: unknown) => call("POST", `${s.path}/insights/events/aggregate`, { token: s.token, body })
+      expect((yield* aggregate({ range, select: [{ column: "urlPath" }] })).status).toBe(400)
+      expect((yield* aggregate({ range, groupBy: [{ column: "visitorGeoPoint" }] })).status).toBe(400)
+      expect((yield* aggregate({ range, limit: 1001 })).status).toBe(400)
+      expect((yield* aggregate({ range: "lastDecade" })).status).toBe(400)
+      expect((yield* aggregate({ range: { from: range.to, to: range.from } })).status).toBe(400)
+      expect((yield* aggregate({ range: "last7Days" })).status).toBe(200)
+    }))
+
+  it.effect("visitor segments follow the adaptive schema's deterministic claims, most visitors first", () =>
+    Effect.gen(function*() {
+      const s = yield* setup
+      expect(
+        (yield* call("PUT", `${s.path}/adaptive-schema`, {
+          token: s.token,
+          body: {
+            jsonSchema: {
+              type: "object",
+              properties: {
+                plan: { type: "string", description: "Plan", enum: ["free", "pro"] },
+                beta: { type: "boolean", description: "Beta" }
+              },
+              additionalProperties: false
+            }
+          }
+        })).status
+      ).toBe(200)
+      const t = base()
+      const events = [
+        event(t, { visitor: "p1", claims: { plan: "pro", beta: true } }),
+        event(t, { visitor: "p2", session: "p2", claims: { plan: "pro", beta: true } }),
+        event(t, { visitor: "f1", claims: { plan: "free", beta: false } }),
+        event(t, { visitor: "x1", claims: { plan: "gold" } }),
+        event(t, { visitor: "n1" })
+      ]
+      expect((yield* call("POST", `${s.path}/insights/events`, { token: s.token, body: { events } })).status).toBe(204)
+      const segments = yield* call("GET", `${s.path}/insights/visitor-segments`, { token: s.token })
+      expect(segments.status).toBe(200)
+      expect(segments.body.items.map((x: { title: string; visitors: number; claims: unknown }) => [x.title, x.visitors, x.claims])).toEqual(
+        [
+          ["All visitors", 2, {}],
+          ["plan: pro, beta: true", 2, { plan: "pro", beta: true }],
+          ["plan: free, beta: false", 1, { plan: "free", beta: false }]
+        ]
+      )
+    }))
+
+  it.effect("members read and track; guests and other organizations do not", () =>
+    Effect.gen(function*() {
+      const s = yield* setup
+      const reader = yield* newUser("Rae Reader")
+      yield* addMember(s.organizationId, s.admin, reader, "read")
+      const guest = yield* newUser("Gil Guest")
+      yield* addMember(s.organizationId, s.admin, guest, null)
+      const stranger = yield* newUser("Sol Stranger")
+      const body = { events: [event(base())] }
+      expect((yield* call("POST", `${s.path}/insights/events`, { token: reader.token, body })).status).toBe(204)
+      expect((yield* call("GET", `${s.path}/insights/visitor-segments`, { token: reader.token })).status).toBe(200)
+      for (const token of [guest.token, stranger.token]) {
+        expect((yield* call("POST", `${s.path}/insights/events`, { token, body })).status).toBe(404)
+        expect((yield* call("GET", `${s.path}/insights/visitor-segments`, { token })).status).toBe(404)
+      }
+    }))
+})

@@ -1,0 +1,10 @@
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type { InsightsPorts } from "@octavo/domain"
+import type { Layer } from "effect"
+import { InsightsRepositoryLive } from "./InsightsRepository.js"
+
+/** The insights context's storage: site events in monthly partitions, their aggregations and segments. */
+export const PgInsights: Layer.Layer<InsightsPorts, never, SqlClient.SqlClient> = InsightsRepositoryLive
+
+export { InsightsRepositoryLive } from "./InsightsRepository.js"
+export { insightsMigrations } from "./migrations.js"
