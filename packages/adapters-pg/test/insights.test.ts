@@ -1,4 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import { storedEvent } from "@octavo/domain/contract"
 import { describe, expect, layer } from "@effect/vitest"
 import {
   evaluateQuery,
@@ -31,56 +32,8 @@ const storage = (client: () => Layer.Layer<SqlClient.SqlClient>) =>
 const siteId = (id: string) => id as SiteId
 const at = (iso: string) => new Date(iso)
 
-const event = (site: string, id: string, timestamp: string, fields: Partial<StoredEvent> = {}): StoredEvent => ({
-  id,
-  siteId: siteId(site),
-  type: "page_view",
-  timestamp: at(timestamp),
-  dedupKey: null,
-  visitorId: "v1",
-  sessionId: "s1",
-  visitorBrowser: "chrome",
-  visitorDevice: "desktop",
-  visitorOS: "macos",
-  visitorBot: null,
-  visitorLanguage: "en",
-  visitorGeoCountry: null,
-  visitorAuthenticated: false,
-  visitorClaims: null,
-  url: "https://docs.example.com/a",
-  urlPath: "/a",
-  referrer: null,
-  referrerDomain: null,
-  utmSource: null,
-  utmMedium: null,
-  utmCampaign: null,
-  utmTerm: null,
-  utmContent: null,
-  displayContext: "site",
-  siteSection: null,
-  siteSpace: null,
-  siteShareKey: null,
-  space: null,
-  revision: null,
-  page: null,
-  linkTargetValue: null,
-  linkTargetKind: null,
-  linkTargetDomain: null,
-  linkPosition: null,
-  apiOperationPath: null,
-  apiOperationMethod: null,
-  llmsVariant: null,
-  markdownSource: null,
-  searchQuery: null,
-  searchResultRecordId: null,
-  pageFeedbackRating: null,
-  pageFeedbackComment: null,
-  askResponseRating: null,
-  adDomain: null,
-  adPlacement: null,
-  trademarkPlacement: null,
-  ...fields
-})
+const event = (site: string, id: string, timestamp: string, fields: Partial<StoredEvent> = {}): StoredEvent =>
+  storedEvent({ id, siteId: siteId(site), timestamp: at(timestamp), ...fields })
 
 const field = (column: FieldColumnName): QueryColumn => ({ kind: "field", column })
 const claim = (path: string): QueryColumn => ({ kind: "visitorClaim", claim: path })

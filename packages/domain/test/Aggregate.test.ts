@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
 import * as fc from "fast-check"
+import { storedEvent } from "./contract/events.js"
 import type { InvalidInput } from "../src/shared/Errors.js"
 import type { SiteId } from "../src/shared/Ids.js"
 import type { AggregateInput } from "../src/insights/Aggregate.js"
@@ -231,55 +232,8 @@ describe("resolveQuery", () => {
 // ---------------------------------------------------------------------------------------------
 
 let counter = 0
-const event = (fields: Partial<StoredEvent> & { readonly timestamp: Date }): StoredEvent => ({
-  id: `e${++counter}`,
-  siteId: site,
-  type: "page_view",
-  dedupKey: null,
-  visitorId: "v1",
-  sessionId: "s1",
-  visitorBrowser: "chrome",
-  visitorDevice: "desktop",
-  visitorOS: "macos",
-  visitorBot: null,
-  visitorLanguage: "en",
-  visitorGeoCountry: null,
-  visitorAuthenticated: false,
-  visitorClaims: null,
-  url: "https://docs.example.com/a",
-  urlPath: "/a",
-  referrer: null,
-  referrerDomain: null,
-  utmSource: null,
-  utmMedium: null,
-  utmCampaign: null,
-  utmTerm: null,
-  utmContent: null,
-  displayContext: "site",
-  siteSection: null,
-  siteSpace: null,
-  siteShareKey: null,
-  space: null,
-  revision: null,
-  page: "pa",
-  linkTargetValue: null,
-  linkTargetKind: null,
-  linkTargetDomain: null,
-  linkPosition: null,
-  apiOperationPath: null,
-  apiOperationMethod: null,
-  llmsVariant: null,
-  markdownSource: null,
-  searchQuery: null,
-  searchResultRecordId: null,
-  pageFeedbackRating: null,
-  pageFeedbackComment: null,
-  askResponseRating: null,
-  adDomain: null,
-  adPlacement: null,
-  trademarkPlacement: null,
-  ...fields
-})
+const event = (fields: Partial<StoredEvent> & { readonly timestamp: Date }): StoredEvent =>
+  storedEvent({ id: `e${++counter}`, siteId: site, page: "pa", ...fields })
 const at = (iso: string) => new Date(iso)
 const pageA = { urlPath: "/a", page: "pa" }
 const pageB = { urlPath: "/b", page: "pb", url: "https://docs.example.com/b" }

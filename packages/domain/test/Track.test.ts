@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
 import * as fc from "fast-check"
 import { StoredEvent, type UserAgentInfo } from "../src/insights/Event.js"
-import { type TrackContext, TrackEvent, TrackEventsInput, toStoredEvent } from "../src/insights/Track.js"
+import { noTypeFields, type TrackContext, TrackEvent, TrackEventsInput, toStoredEvent } from "../src/insights/Track.js"
 import { SiteId } from "../src/shared/Ids.js"
 import { validate } from "../src/shared/Limits.js"
 
@@ -98,25 +98,6 @@ const pathOf = (event: unknown) => {
 const without = (value: Record<string, unknown>, key: string) => {
   const { [key]: _, ...rest } = value
   return rest
-}
-
-const noTypeFields = {
-  linkTargetValue: null,
-  linkTargetKind: null,
-  linkTargetDomain: null,
-  linkPosition: null,
-  apiOperationPath: null,
-  apiOperationMethod: null,
-  llmsVariant: null,
-  markdownSource: null,
-  searchQuery: null,
-  searchResultRecordId: null,
-  pageFeedbackRating: null,
-  pageFeedbackComment: null,
-  askResponseRating: null,
-  adDomain: null,
-  adPlacement: null,
-  trademarkPlacement: null
 }
 
 describe("TrackEventsInput and toStoredEvent: one event of each type", () => {

@@ -201,7 +201,8 @@ type TypeFields = Pick<
   | "trademarkPlacement"
 >
 
-const noTypeFields: TypeFields = {
+/** Every field of the event types, empty: an event fills those its type has. */
+export const noTypeFields: TypeFields = {
   linkTargetValue: null,
   linkTargetKind: null,
   linkTargetDomain: null,
