@@ -57,6 +57,8 @@ export const AppConfig = Config.all({
   rateLimitPerMinute: perMinute("OCTAVO_RATE_LIMIT_PER_MINUTE", 1_200),
   /** Requests one address may make per minute without a token; an answer 401 counts as 10. */
   rateLimitAnonymousPerMinute: perMinute("OCTAVO_RATE_LIMIT_ANONYMOUS_PER_MINUTE", 300),
+  /** Batches of events one address may track per minute without a token (decision 2). */
+  rateLimitAnonymousTrackingPerMinute: perMinute("OCTAVO_RATE_LIMIT_ANONYMOUS_TRACKING_PER_MINUTE", 60),
   /** Behind a proxy: rate limits take the client's address from the last entry of X-Forwarded-For. */
   rateLimitTrustForwardedFor: Config.boolean("OCTAVO_RATE_LIMIT_TRUST_FORWARDED_FOR").pipe(Config.withDefault(false))
 })

@@ -45,6 +45,7 @@ import { SitesHandlers } from "./sites/index.js"
 import { InsightsHandlers } from "./insights/index.js"
 import { SpacesHandlers } from "./spaces/index.js"
 import { UserAgentsLive } from "./insights/UserAgents.js"
+import { VisitorTokensLive } from "./insights/VisitorTokens.js"
 import { WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
 
 /** Request bodies above this size are refused with 413. */
@@ -261,6 +262,9 @@ const securityHeaders = (app: HttpApp.Default): HttpApp.Default =>
     )
   })
 
+/** Where visitors' browsers send insights events, with a budget of their own (decision 2). */
+const trackingPath = /^\/v1\/orgs\/[^/]+\/sites\/[^/]+\/insights\/events$/
+
 /** Probes of orchestrators and load balancers are never limited. */
 const unlimitedPaths = new Set(["/healthz", "/readyz"])
 
@@ -285,7 +289,8 @@ const rateLimited = (options: RateLimitOptions) => {
         ? forwardedAddress(request.headers["x-forwarded-for"]) ?? socketAddress
         : socketAddress
       return Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const admission = limiter.admit({ token: bearerToken(request.headers["authorization"]), address }, now)
+        const tracking = request.method === "POST" && trackingPath.test(request.url.split("?")[0] ?? "")
+        const admission = limiter.admit({ token: bearerToken(request.headers["authorization"]), address, tracking }, now)
         if (!admission.allowed && admission.quota !== undefined) {
           const retryAfter = retryAfterSeconds(admission.quota, now)
           return Effect.succeed(
@@ -410,7 +415,7 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
   // Insights read user agents through a library, outside the domain.
   const domain = Layer.merge(ImportServices, InsightsDomainServices).pipe(
     Layer.provideMerge(DomainServices),
-    Layer.provideMerge(Layer.mergeAll(storage, WebFetcherLive(options.fetch), UserAgentsLive))
+    Layer.provideMerge(Layer.mergeAll(storage, WebFetcherLive(options.fetch), UserAgentsLive, VisitorTokensLive))
   )
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimit }
   return HttpApiBuilder.serve((app) =>

@@ -24,6 +24,7 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
     rateLimit: {
       perToken: config.rateLimitPerMinute,
       perAddress: config.rateLimitAnonymousPerMinute,
+      trackingPerAddress: config.rateLimitAnonymousTrackingPerMinute,
       trustForwardedFor: config.rateLimitTrustForwardedFor
     }
   }).pipe(Layer.provide(NodeServer.layer(

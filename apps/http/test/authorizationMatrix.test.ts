@@ -36,6 +36,11 @@ interface Entry {
   readonly permitted?: number
   /** A guest naming itself as `userId` gets in (README: guests read their own member record and teams, and may leave). */
   readonly self?: true
+  /**
+   * Visitors call it without a token (insights tracking, decision 2): it has no authentication
+   * middleware, checks a token when one comes, and without one hides an unpublished site (404).
+   */
+  readonly visitors?: true
   /** Done by A's admin in a fresh world before the least allowed caller's call. */
   readonly before?: (w: MatrixWorld) => Effect.Effect<unknown, never, HttpClient.HttpClient>
 }
@@ -237,7 +242,7 @@ const matrix: Readonly<Record<string, Entry>> = {
   "shareLinks.removeShareLink": { need: content("admin") },
 
   // Insights: any member with a role tracks and reads (conventions-2.md §0 and decision 2).
-  "insights.track": { need: content("read"), payload: () => ({ events: [trackedEvent] }) },
+  "insights.track": { need: content("read"), payload: () => ({ events: [trackedEvent] }), visitors: true },
   "insights.aggregate": { need: content("read"), payload: () => ({ range: "last7Days" }) },
   "insights.segments": { need: content("read") },
 
@@ -399,8 +404,12 @@ layer(WorldLive, { excludeTestServices: true })("authorization matrix", (it) => 
       const wrong = known.flatMap((e) => {
         const entry = matrix[e.key] as Entry
         return [
-          ...(entry.need.scope === "public") === e.authenticated
-            ? [`${label(e)}: ${e.authenticated ? "authenticated, but its row says public" : "public, but its row names a caller"}`]
+          ...(entry.need.scope === "public" || entry.visitors === true) === e.authenticated
+            ? [
+              `${label(e)}: ${
+                e.authenticated ? "authenticated, but its row says public or visitors" : "public, but its row names a caller"
+              }`
+            ]
             : [],
           ...(e.hasPayload && entry.payload === undefined ? [`${label(e)}: takes a body, give its row a \`payload\``] : []),
           ...(!e.hasPayload && entry.payload !== undefined ? [`${label(e)}: takes no body, but its row has a \`payload\``] : [])
@@ -429,6 +438,15 @@ layer(WorldLive, { excludeTestServices: true })("authorization matrix", (it) => 
           Effect.gen(function*() {
             const { w } = yield* World
             expectStatus(e, "no token", yield* send(e, w, undefined), 200)
+          }))
+      } else if ((matrix[e.key] as Entry | undefined)?.visitors === true) {
+        it.effect(`${label(e)}: no token → 404 (the site is not published), an unknown token → 401`, () =>
+          Effect.gen(function*() {
+            const { w } = yield* World
+            expectStatus(e, "no token", yield* send(e, w, undefined), 404)
+            const unknown = yield* send(e, w, "not-a-token")
+            expectStatus(e, "unknown token", unknown, 401)
+            expect(unknown.body.error.message).toMatch(/bearer token/i)
           }))
       } else {
         it.effect(`${label(e)}: no token, an unknown token → 401`, () =>

@@ -36,6 +36,8 @@ export interface Answer {
 }
 
 export interface CallOptions {
+  /** More request headers (a visitor's share key or cookie, say). */
+  readonly headers?: Readonly<Record<string, string>>
   readonly token?: string | undefined
   readonly body?: unknown
   /** Sent as is, to test bodies that are not JSON. */
@@ -51,6 +53,7 @@ export const call = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: 
     const client = yield* HttpClient.HttpClient
     let request = HttpClientRequest.make(method)(path)
     if (options.token !== undefined) request = HttpClientRequest.bearerToken(request, options.token)
+    if (options.headers !== undefined) request = HttpClientRequest.setHeaders(request, options.headers)
     if (options.rawBody !== undefined) {
       request = HttpClientRequest.bodyText(request, options.rawBody, "application/json")
     } else if (options.body !== undefined) {

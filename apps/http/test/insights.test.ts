@@ -2,6 +2,7 @@ import { MemoryStorage } from "@octavo/adapters-memory"
 import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/adapters-pg"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import { SignJWT } from "jose"
 import { type Answer, call, testServer } from "./harness.js"
 import { addMember, newUser } from "./scenario.js"
 
@@ -221,5 +222,87 @@ layer(testServer(storage), { excludeTestServices: true, timeout: 120_000 })("ins
         expect((yield* call("POST", `${s.path}/insights/events`, { token, body })).status).toBe(404)
         expect((yield* call("GET", `${s.path}/insights/visitor-segments`, { token })).status).toBe(404)
       }
+    }))
+
+  it.effect("visitors track without a token on published sites their visibility admits; claims come only from a visitor token", () =>
+    Effect.gen(function*() {
+      const s = yield* setup
+      const t = base()
+      // Each visit its own session: an event sent again with its timestamp would be one event.
+      let visits = 0
+      const anonymous = (headers: Record<string, string> = {}, claims?: unknown) =>
+        Effect.map(
+          call("POST", `${s.path}/insights/events`, {
+            headers,
+            body: { events: [event(t, { visitor: "anon", session: `visit-${++visits}`, claims })] }
+          }),
+          (answer) => answer.status
+        )
+      const visitorsCount = Effect.map(
+        call("POST", `${s.path}/insights/events/aggregate`, {
+          token: s.token,
+          body: { range: { from: new Date(t).toISOString(), to: new Date(t + 1).toISOString() }, select: [{ column: "eventsCount" }] }
+        }),
+        (answer) => answer.body.columns[0].values[0] as number
+      )
+      // Unpublished, the site is not there for visitors.
+      expect(yield* anonymous()).toBe(404)
+      expect((yield* call("POST", `${s.path}/publish`, { token: s.token })).status).toBe(200)
+      expect(yield* anonymous({}, { plan: "pro" })).toBe(204)
+      expect(yield* visitorsCount).toBe(1)
+
+      // Share-link sites need an active key, in the header or the site's cookie.
+      expect((yield* call("PATCH", s.path, { token: s.token, body: { visibility: "share-link" } })).status).toBe(200)
+      const link = yield* call("POST", `${s.path}/share-links`, { token: s.token, body: { name: "Partners" } })
+      const key = /\?share=([A-Za-z0-9]{32})$/.exec(link.body.urls.published)?.[1] ?? ""
+      const siteId = s.path.split("/").at(-1)!
+      expect(yield* anonymous()).toBe(404)
+      expect(yield* anonymous({ "x-octavo-share-key": "x".repeat(32) })).toBe(404)
+      expect(yield* anonymous({ "x-octavo-share-key": key })).toBe(204)
+      expect(yield* anonymous({ cookie: `octavo_share_${siteId}=${key}` })).toBe(204)
+      yield* call("PATCH", `${s.path}/share-links/${link.body.id}`, { token: s.token, body: { active: false } })
+      expect(yield* anonymous({ "x-octavo-share-key": key })).toBe(404)
+
+      // Visitor-auth sites need a visitor token signed with the site's secret, whose claims are stored.
+      expect((yield* call("PATCH", s.path, { token: s.token, body: { visibility: "visitor-auth" } })).status).toBe(200)
+      const secret = (yield* call("GET", `${s.path}/publishing/auth`, { token: s.token })).body.privateKey as string
+      const sign = (key: string, expires: string | number) =>
+        Effect.promise(() =>
+          new SignJWT({ plan: "enterprise" }).setProtectedHeader({ alg: "HS256" }).setExpirationTime(expires).sign(
+            new TextEncoder().encode(key)
+          )
+        )
+      expect(yield* anonymous()).toBe(404)
+      expect(yield* anonymous({ "x-octavo-visitor-token": yield* sign("wrong secret of the right length!!", "1h") })).toBe(404)
+      expect(yield* anonymous({ "x-octavo-visitor-token": yield* sign(secret, Math.floor(Date.now() / 1000) - 120) })).toBe(404)
+      expect(yield* anonymous({ "x-octavo-visitor-token": yield* sign(secret, "1h") }, { plan: "free" })).toBe(204)
+      expect(yield* anonymous({ cookie: `octavo_visitor_${siteId}=${yield* sign(secret, "1h")}` })).toBe(204)
+      const claims = yield* call("POST", `${s.path}/insights/events/aggregate`, {
+        token: s.token,
+        body: {
+          range: { from: new Date(t).toISOString(), to: new Date(t + 1).toISOString() },
+          groupBy: [{ column: "visitorClaim", claim: "plan" }],
+          order: { by: { column: "visitorClaim", claim: "plan" }, direction: "asc" }
+        }
+      })
+      // The events' own claims were never stored; the visitor token's were.
+      expect(columns(claims)).toEqual([["visitorClaim", [null, "enterprise"]], ["eventsCount", [3, 2]]])
+      expect(claims.body.columns[0].claim).toBe("plan")
+    }))
+
+  it.effect("visitors' batches are limited per address: 429 with Retry-After past the budget; members are not", () =>
+    Effect.gen(function*() {
+      const s = yield* setup
+      expect((yield* call("POST", `${s.path}/publish`, { token: s.token })).status).toBe(200)
+      const body = { events: [event(base())] }
+      let refused: Answer | undefined
+      for (let i = 0; i < 61 && refused === undefined; i++) {
+        const answer = yield* call("POST", `${s.path}/insights/events`, { body })
+        if (answer.status !== 204) refused = answer
+      }
+      expect(refused?.status).toBe(429)
+      expect(Number(refused?.headers["retry-after"])).toBeGreaterThan(0)
+      expect(refused?.headers["x-ratelimit-limit"]).toBe("60")
+      expect((yield* call("POST", `${s.path}/insights/events`, { token: s.token, body })).status).toBe(204)
     }))
 })

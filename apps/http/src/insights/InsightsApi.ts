@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { AggregateInput, TrackEventsInput } from "@octavo/domain"
 import { Schema } from "effect"
-import { errors } from "../shared/Errors.js"
+import { errors, Unauthorized } from "../shared/Errors.js"
 import { Authentication } from "../shared/Security.js"
 import { SitePath } from "../sites/SitesApi.js"
 
@@ -27,10 +27,19 @@ const insights = "/v1/orgs/:organizationId/sites/:siteId/insights"
 
 export class InsightsApi extends HttpApiGroup.make("insights")
   .add(
+    // A member's token, or none (decision 2): a visitor of a published site the visibility admits,
+    // with its share key or visitor token in a header or the site's cookie.
     HttpApiEndpoint.post("track", `${insights}/events`)
       .setPath(SitePath)
       .setPayload(TrackEventsInput)
+      .setHeaders(Schema.Struct({
+        authorization: Schema.optional(Schema.String),
+        "x-octavo-share-key": Schema.optional(Schema.String),
+        "x-octavo-visitor-token": Schema.optional(Schema.String),
+        cookie: Schema.optional(Schema.String)
+      }))
       .pipe(errors(400, 403, 404))
+      .addError(Unauthorized)
   )
   .add(
     HttpApiEndpoint.post("aggregate", `${insights}/events/aggregate`)
@@ -38,12 +47,13 @@ export class InsightsApi extends HttpApiGroup.make("insights")
       .setPayload(AggregateInput)
       .addSuccess(Schema.Struct({ columns: Schema.Array(AggregateColumnObject) }))
       .pipe(errors(400, 403, 404))
+      .middleware(Authentication)
   )
   .add(
     HttpApiEndpoint.get("segments", `${insights}/visitor-segments`)
       .setPath(SitePath)
       .addSuccess(Schema.Struct({ items: Schema.Array(VisitorSegmentObject), count: Schema.Number }))
       .pipe(errors(400, 403, 404))
+      .middleware(Authentication)
   )
-  .middleware(Authentication)
 {}

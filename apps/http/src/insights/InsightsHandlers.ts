@@ -1,8 +1,8 @@
-import { HttpApiBuilder } from "@effect/platform"
-import { type AggregateColumnValues, Insights, type QueryColumn } from "@octavo/domain"
+import { Cookies, HttpApiBuilder } from "@effect/platform"
+import { Actor, type AggregateColumnValues, Identity, Insights, type QueryColumn } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
-import { domain } from "../shared/Errors.js"
+import { apiError, domain } from "../shared/Errors.js"
 import { InsightsApi } from "./InsightsApi.js"
 
 /** GitBook's name of a column. */
@@ -33,8 +33,29 @@ export const InsightsLive = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const insights = yield* Insights
+      const identity = yield* Identity
       return handlers
-        .handle("track", ({ path, payload }) => domain(insights.track(path.organizationId, path.siteId, payload)))
+        .handle("track", ({ headers, path, payload }) => {
+          if (headers.authorization !== undefined) {
+            // A member's token: checked as every authenticated endpoint checks it.
+            const token = /^bearer\s+(\S+)\s*$/i.exec(headers.authorization)?.[1]
+            const refused = apiError(401, "A valid bearer token is required: send Authorization: Bearer <token>")
+            if (token === undefined) return Effect.fail(refused)
+            return identity.authenticate(token).pipe(
+              Effect.mapError(() => refused),
+              Effect.flatMap((actor) =>
+                domain(insights.track(path.organizationId, path.siteId, payload)).pipe(Effect.provideService(Actor, actor))
+              )
+            )
+          }
+          // A visitor: its share key or visitor token from a header, else from the site's cookie.
+          const cookies = headers.cookie === undefined ? {} : Cookies.parseHeader(headers.cookie)
+          const cookie = (name: string) => Object.hasOwn(cookies, name) ? cookies[name] : undefined
+          return domain(insights.trackAnonymously(path.organizationId, path.siteId, payload, {
+            shareKey: headers["x-octavo-share-key"] ?? cookie(`octavo_share_${path.siteId}`),
+            visitorToken: headers["x-octavo-visitor-token"] ?? cookie(`octavo_visitor_${path.siteId}`)
+          }))
+        })
         .handle("aggregate", ({ path, payload }) =>
           domain(insights.aggregate(path.organizationId, path.siteId, payload)).pipe(
             Effect.map((columns) => ({ columns: columns.map(presentColumn) }))

@@ -10,6 +10,8 @@ export interface RateLimitOptions {
   readonly perToken: number
   /** Requests an address may make per window without a token, a failed authentication costing `failedAuthWeight`; 0 for no limit. */
   readonly perAddress: number
+  /** Batches of insights events an address may track per window without a token; 0 for no limit. */
+  readonly trackingPerAddress: number
   /** What an answer 401 costs its address, in requests. */
   readonly failedAuthWeight: number
   readonly windowMs: number
@@ -22,6 +24,7 @@ export interface RateLimitOptions {
 export const DEFAULT_RATE_LIMITS: RateLimitOptions = {
   perToken: 1_200,
   perAddress: 300,
+  trackingPerAddress: 60,
   failedAuthWeight: 10,
   windowMs: 60_000,
   maxKeys: 100_000,
@@ -136,6 +139,8 @@ export const forwardedAddress = (header: string | undefined): string | undefined
 export interface Caller {
   readonly token: string | undefined
   readonly address: string
+  /** Whether the request tracks insights events, which has a budget of its own without a token. */
+  readonly tracking?: boolean | undefined
 }
 
 /** What was decided for a request: let in or refused, and the quota its answer reports (none when no limit applies). */
@@ -158,6 +163,10 @@ export const makeRateLimiter = (options: RateLimitOptions) => {
     admit: (caller: Caller, now: number): Admission => {
       const address = addressKey(caller.address)
       if (caller.token === undefined) {
+        if (caller.tracking === true && options.trackingPerAddress > 0) {
+          const tracked = windows.take(`tracking:${address}`, options.trackingPerAddress, 1, now)
+          if (!tracked.allowed) return { ...tracked, caller }
+        }
         if (!limitsAddress) return { allowed: true, quota: undefined, caller }
         return { ...windows.take(address, options.perAddress, 1, now), caller }
       }

@@ -1,15 +1,16 @@
 import { Duration, Effect, Either, Option } from "effect"
-import { InvalidInput } from "../shared/Errors.js"
+import { InvalidInput, NotFound } from "../shared/Errors.js"
 import type { OrganizationId, SiteId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { type AdaptiveJsonSchema, deterministicClaims } from "../sites/AdaptiveSchema.js"
-import { SiteRepository } from "../sites/Ports.js"
+import { ShareLinkRepository, SiteRepository } from "../sites/Ports.js"
+import { openingKey } from "../sites/Reading.js"
 import { Sites } from "../sites/SiteService.js"
 import { AggregateInput, resolveQuery } from "./Aggregate.js"
 import type { StoredEvent } from "./Event.js"
-import { InsightsRepository, UserAgents } from "./Ports.js"
+import { InsightsRepository, UserAgents, VisitorTokens } from "./Ports.js"
 import type { MetricValue, QueryColumn, QueryValue } from "./Query.js"
 import { TrackEventsInput, toStoredEvent } from "./Track.js"
 
@@ -58,24 +59,28 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
     const sites = yield* Sites
     const siteRepository = yield* SiteRepository
     const secrets = yield* Secrets
+    const visitorTokens = yield* VisitorTokens
+    const shareLinks = yield* ShareLinkRepository
 
     /** Stores a batch, all or nothing: the first invalid event names its index. */
-    const track = (organizationId: OrganizationId, siteId: SiteId, input: TrackEventsInput) =>
+    const store = (
+      siteId: SiteId,
+      input: TrackEventsInput,
+      claimsOf: (event: TrackEventsInput["events"][number]) => { readonly claims: unknown; readonly authenticated: boolean }
+    ) =>
       Effect.gen(function*() {
-        yield* sites.locate(organizationId, siteId)
         const valid = yield* validate(TrackEventsInput)(input)
         const at = yield* now
         const stored: Array<StoredEvent> = []
         for (const [i, event] of valid.events.entries()) {
-          const claims = event.session.visitorAuthClaims
+          const { authenticated, claims } = claimsOf(event)
           const result = toStoredEvent(event, {
             id: yield* secrets.newId,
             siteId,
             now: at,
             ua: userAgents.parse(event.session.userAgent),
-            // A member's token vouches for the claims its events carry.
-            visitorClaims: claims ?? null,
-            visitorAuthenticated: claims !== undefined
+            visitorClaims: claims,
+            visitorAuthenticated: authenticated
           })
           if (Either.isLeft(result)) {
             const { field, rule } = result.left
@@ -84,6 +89,45 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
           stored.push(result.right)
         }
         yield* events.append(stored)
+      })
+
+    /** A member's batch (role `read` suffices, published or not): its token vouches for the claims its events carry. */
+    const track = (organizationId: OrganizationId, siteId: SiteId, input: TrackEventsInput) =>
+      Effect.zipRight(
+        sites.locate(organizationId, siteId),
+        store(siteId, input, (event) => {
+          const claims = event.session.visitorAuthClaims
+          return { claims: claims ?? null, authenticated: claims !== undefined }
+        })
+      )
+
+    /**
+     * A visitor's batch, without a member token (decision 2): only for a published site whose
+     * visibility admits the visitor: `public` and `unlisted` anyone, `share-link` with an active key,
+     * `visitor-auth` with a valid visitor token, whose claims are stored (the events' own are not:
+     * nothing vouches for them). Anything else is as if the site did not exist.
+     */
+    const trackAnonymously = (
+      organizationId: OrganizationId,
+      siteId: SiteId,
+      input: TrackEventsInput,
+      credentials: { readonly shareKey?: string | undefined; readonly visitorToken?: string | undefined }
+    ) =>
+      Effect.gen(function*() {
+        const notFound = new NotFound({ entity: "site", id: siteId })
+        const found = yield* siteRepository.findById(siteId)
+        if (Option.isNone(found) || found.value.organizationId !== organizationId || !found.value.published) return yield* notFound
+        const site = found.value
+        const token = credentials.visitorToken
+        const verified = token === undefined ? Option.none() : yield* visitorTokens.verify(token, site.publishingAuth.privateKey)
+        const admitted = site.visibility === "public" || site.visibility === "unlisted" ||
+          (site.visibility === "share-link" &&
+            openingKey(site, credentials.shareKey, credentials.shareKey === undefined ? [] : yield* shareLinks.active(site.id)) !==
+              undefined) ||
+          (site.visibility === "visitor-auth" && Option.isSome(verified))
+        if (!admitted) return yield* notFound
+        const claims = Option.getOrNull(verified)
+        yield* store(siteId, input, () => ({ claims, authenticated: claims !== null }))
       })
 
     /** The query's answer as columns, in `select` order. */
@@ -139,6 +183,6 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
     /** Removes the events past retention; safe on several servers at once. */
     const purgeExpired = Effect.flatMap(now, (at) => events.purgeBefore(new Date(at.getTime() - Duration.toMillis(INSIGHTS_RETENTION))))
 
-    return { track, aggregate, segments, purgeExpired } as const
+    return { track, trackAnonymously, aggregate, segments, purgeExpired } as const
   })
 }) {}

@@ -1,4 +1,4 @@
-import { Context, type Effect } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { SiteId } from "../shared/Ids.js"
 import type { StoredEvent, UserAgentInfo } from "./Event.js"
 import type { QueryResult, QueryValue, ResolvedQuery } from "./Query.js"
@@ -36,6 +36,15 @@ export class InsightsRepository extends Context.Tag("@octavo/domain/InsightsRepo
 /** Reads what a user agent says of the visitor (a library's job, outside the domain). */
 export class UserAgents extends Context.Tag("@octavo/domain/UserAgents")<UserAgents, {
   readonly parse: (userAgent: string) => UserAgentInfo
+}>() {}
+
+/** Checks a site's visitor tokens (a library's job, outside the domain). */
+export class VisitorTokens extends Context.Tag("@octavo/domain/VisitorTokens")<VisitorTokens, {
+  /**
+   * The claims of a JWT signed with HS256 under `secret`, when its signature holds and its `exp`
+   * (required), `nbf` and `iat` allow it now, with 60 s of leeway; none otherwise.
+   */
+  readonly verify: (token: string, secret: string) => Effect.Effect<Option.Option<Readonly<Record<string, unknown>>>>
 }>() {}
 
 /** The storage the insights context owns. */
