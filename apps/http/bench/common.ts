@@ -1,5 +1,5 @@
 /** What the benchmark scripts share: HTTP calls with the admin token, timing, sizes, a schema of their own on a server. */
-import { readdirSync, statSync } from "node:fs"
+import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { SqlClient } from "@effect/sql"
 import { PgServerClient } from "@octavo/adapters-pg"
@@ -66,4 +66,30 @@ export const withBenchSchema = <A, E, R>(url: string, use: (schema: string, size
   return Effect.zipRight(onServer((sql) => sql.unsafe(`CREATE SCHEMA ${schema}`)), use(schema, size)).pipe(
     Effect.ensuring(onServer((sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
   )
+}
+
+/** A process's resident size now and at its peak, in MiB. */
+export interface Memory {
+  readonly rss: number
+  readonly peak: number
+}
+
+/** VmRSS and VmHWM of a process from /proc (Linux), in MiB. */
+export const memoryOf = (pid: number): Memory => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN)
+  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 }
+}
+
+/** Waits until `url` answers 2xx, or fails at `deadline`. */
+export const waitFor = async (url: string, deadline: number): Promise<void> => {
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return
+    } catch {
+      // not listening yet, or a request taken before the app was ready and never answered
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${url} did not answer in time`)
 }

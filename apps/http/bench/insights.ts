@@ -11,13 +11,13 @@
  * schema of its own dropped afterwards; PGlite in a temporary directory removed afterwards.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { cpus, tmpdir, totalmem } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { withSearchPath } from "@octavo/adapters-pg"
 import { Effect } from "effect"
-import { ADMIN, dirSize, request, type Timing, timing, withBenchSchema } from "./common.js"
+import { ADMIN, dirSize, type Memory, memoryOf, request, type Timing, timing, waitFor, withBenchSchema } from "./common.js"
 
 const main = fileURLToPath(new URL("../src/main.js", import.meta.url))
 const DATABASE_URL = process.env["OCTAVO_BENCH_DATABASE_URL"] || process.env["DATABASE_URL"] ||
@@ -143,30 +143,6 @@ const batches = function*(count: number, visitors: number, now: number): Generat
 }
 
 // ---- The server -------------------------------------------------------------------------------
-
-interface Memory {
-  readonly rss: number
-  readonly peak: number
-}
-
-/** VmRSS and VmHWM of a process, in MiB. */
-const memoryOf = (pid: number): Memory => {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8")
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN)
-  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 }
-}
-
-const waitFor = async (url: string, deadline: number): Promise<void> => {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`${url} did not answer in time`)
-}
 
 const start = (env: Record<string, string>): { readonly child: ChildProcess; readonly base: string } => {
   const port = 20000 + Math.floor(Math.random() * 20000)

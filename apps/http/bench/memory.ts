@@ -8,41 +8,17 @@
  * OCTAVO_BENCH_DATABASE_URL includes a PostgreSQL server (a schema of its own, dropped afterwards).
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { withSearchPath } from "@octavo/adapters-pg"
 import { Effect } from "effect"
-import { ADMIN, request, withBenchSchema } from "./common.js"
+import { ADMIN, type Memory, memoryOf, request, waitFor, withBenchSchema } from "./common.js"
 
 const main = fileURLToPath(new URL("../src/main.js", import.meta.url))
 const LOAD_SECONDS = Number(process.env["BENCH_LOAD_SECONDS"] ?? 30)
 const CONCURRENCY = 4
-
-interface Memory {
-  readonly rss: number
-  readonly peak: number
-}
-
-/** VmRSS and VmHWM of a process, in MiB. */
-const memoryOf = (pid: number): Memory => {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8")
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN)
-  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 }
-}
-
-const waitFor = async (url: string, deadline: number): Promise<void> => {
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(1_000) })).ok) return
-    } catch {
-      // not listening yet, or a request taken before the app was ready and never answered
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`${url} did not answer in time`)
-}
 
 const words = ["storage", "release", "install", "webhook", "billing", "search", "markdown", "revision", "export", "audit"]
 const markdown = (i: number) =>
