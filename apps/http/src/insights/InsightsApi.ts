@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { AggregateInput, TrackEventsInput } from "@octavo/domain"
 import { Schema } from "effect"
 import { errors, Unauthorized } from "../shared/Errors.js"
@@ -40,6 +40,8 @@ export class InsightsApi extends HttpApiGroup.make("insights")
       }))
       .pipe(errors(400, 403, 404))
       .addError(Unauthorized)
+      // The token is optional: without one, a visitor; with one, it must be valid (401 otherwise).
+      .annotate(OpenApi.Override, { security: [{}, { bearer: [] }] })
   )
   .add(
     HttpApiEndpoint.post("aggregate", `${insights}/events/aggregate`)
