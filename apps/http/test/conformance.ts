@@ -140,6 +140,17 @@ ajv.addFormat("icon", true)
 const plainObject =
   (gitbookSpec as unknown as { components: { schemas: Record<string, Record<string, unknown>> } }).components.schemas["PlainObject"]
 if (plainObject !== undefined) plainObject["type"] = "object"
+// conventions-2.md §2 (which wins over GitBook's schema) answers null where an event lacks a dimension;
+// GitBook's SiteInsightsQueryEventsValues allows no null in `values`: here each column's items may be null.
+interface ValuesAlternative {
+  readonly properties?: { readonly values?: { items?: unknown } }
+}
+const eventsValues = (gitbookSpec as unknown as { components: { schemas: Record<string, { oneOf?: Array<ValuesAlternative> }> } })
+  .components.schemas["SiteInsightsQueryEventsValues"]
+for (const alternative of eventsValues?.oneOf ?? []) {
+  const values = alternative.properties?.values
+  if (values?.items !== undefined) values.items = { anyOf: [values.items, { type: "null" }] }
+}
 ajv.addSchema(gitbookSpec as object, SPEC_ID)
 
 /** Where each schema object sits in GitBook's document, to name the rule an error broke. */
