@@ -40,7 +40,7 @@ import {
   type RateLimitOptions,
   retryAfterSeconds
 } from "./shared/RateLimit.js"
-import { Authentication } from "./shared/Security.js"
+import { Authentication, bearerToken, tokenRequired } from "./shared/Security.js"
 import { SitesHandlers } from "./sites/index.js"
 import { InsightsHandlers } from "./insights/index.js"
 import { SpacesHandlers } from "./spaces/index.js"
@@ -57,7 +57,7 @@ const AuthenticationLive = Layer.effect(
     Authentication.of({
       bearer: (token) =>
         identity.authenticate(Redacted.value(token)).pipe(
-          Effect.mapError(() => apiError(401, "A valid bearer token is required: send Authorization: Bearer <token>"))
+          Effect.mapError(() => tokenRequired)
         )
     }))
 )
@@ -267,11 +267,6 @@ const trackingPath = /^\/v1\/orgs\/[^/]+\/sites\/[^/]+\/insights\/events$/
 
 /** Probes of orchestrators and load balancers are never limited. */
 const unlimitedPaths = new Set(["/healthz", "/readyz"])
-
-const bearerToken = (authorization: string | undefined): string | undefined => {
-  const match = authorization === undefined ? null : /^bearer\s+(\S+)\s*$/i.exec(authorization)
-  return match?.[1]
-}
 
 /**
  * Rate limits (shared/RateLimit.ts): every answer, the health probes' aside, states the caller's quota in

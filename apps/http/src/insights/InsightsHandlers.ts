@@ -2,7 +2,8 @@ import { Cookies, HttpApiBuilder } from "@effect/platform"
 import { Actor, type AggregateColumnValues, Identity, Insights, type QueryColumn } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
-import { apiError, domain } from "../shared/Errors.js"
+import { domain } from "../shared/Errors.js"
+import { bearerToken, tokenRequired } from "../shared/Security.js"
 import { InsightsApi } from "./InsightsApi.js"
 
 /** GitBook's name of a column. */
@@ -38,11 +39,10 @@ export const InsightsLive = HttpApiBuilder.group(
         .handle("track", ({ headers, path, payload }) => {
           if (headers.authorization !== undefined) {
             // A member's token: checked as every authenticated endpoint checks it.
-            const token = /^bearer\s+(\S+)\s*$/i.exec(headers.authorization)?.[1]
-            const refused = apiError(401, "A valid bearer token is required: send Authorization: Bearer <token>")
-            if (token === undefined) return Effect.fail(refused)
+            const token = bearerToken(headers.authorization)
+            if (token === undefined) return Effect.fail(tokenRequired)
             return identity.authenticate(token).pipe(
-              Effect.mapError(() => refused),
+              Effect.mapError(() => tokenRequired),
               Effect.flatMap((actor) =>
                 domain(insights.track(path.organizationId, path.siteId, payload)).pipe(Effect.provideService(Actor, actor))
               )

@@ -1,6 +1,6 @@
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Actor } from "@octavo/domain"
-import { Unauthorized } from "./Errors.js"
+import { apiError, Unauthorized } from "./Errors.js"
 
 /** Bearer authentication: every authenticated endpoint runs with the caller as the domain's Actor. */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
@@ -8,3 +8,12 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
   provides: Actor,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
+
+/** The answer to a missing, malformed, unknown or revoked token. */
+export const tokenRequired = apiError(401, "A valid bearer token is required: send Authorization: Bearer <token>")
+
+/** The token of an `Authorization: Bearer <token>` header, if that is what it holds. */
+export const bearerToken = (authorization: string | undefined): string | undefined => {
+  const match = authorization === undefined ? null : /^bearer\s+(\S+)\s*$/i.exec(authorization)
+  return match?.[1]
+}

@@ -926,6 +926,8 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect(put.jsonSchema).toEqual(jsonSchema)
         const got = yield* run(sites.adaptiveSchema(site.id))
         expect(got).toEqual({ jsonSchema, updatedAt: new Date(site.createdAt.getTime() + 60_000) })
+        // Read back in the order written, on every storage: segments take the claims in this order.
+        expect(Object.keys((got.jsonSchema as typeof jsonSchema).properties)).toEqual(["plan", "beta", "unsigned"])
 
         const invalid = (schema: unknown) =>
           Effect.map(Effect.either(run(sites.setAdaptiveSchema(site.id, { jsonSchema: schema }))), invalidField)

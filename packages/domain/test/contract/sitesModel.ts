@@ -121,7 +121,6 @@ const command = (step: Step): fc.AsyncCommand<Model, World> => ({
   run: async (model, world) => {
     const expected = step.expect(model)
     const result = await world.run(step.call(model, world))
-    if (process.env.SITES_DEBUG) console.log(step.name, tagOf(result), expected)
     expect(`${step.name}: ${tagOf(result)}`).toBe(`${step.name}: ${expected}`)
     if (Either.isRight(result)) await step.apply(model, result.right, world)
     await agrees(model, world)
