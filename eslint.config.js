@@ -9,7 +9,23 @@ import tseslint from "typescript-eslint"
 // and apps/http/src): a file in <package>/src/<context>/ may import its own context and the contexts before it in the same
 // package, never one after it, nor the files directly under <package>/src, which compose the contexts. A new context is one
 // more name at the end of this list.
-export const CONTEXTS = ["shared", "identity", "organizations", "spaces", "content", "search", "imports", "comments", "sites", "insights"]
+export const CONTEXTS = [
+  "shared",
+  "identity",
+  "organizations",
+  "spaces",
+  "content",
+  "search",
+  "imports",
+  "comments",
+  "sites",
+  "insights",
+  "sso",
+  "translations",
+  "openapi",
+  "integrations",
+  "gitsync"
+]
 // The folders of one package that belong to no context and take the rank of `shared`: apps/http/src/health, the health
 // check. Any other folder not in CONTEXTS is reported.
 const SHARED_PEERS = { "domain-context": [], "adapter-context": [], "app-context": ["health"] }

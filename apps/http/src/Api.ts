@@ -10,7 +10,12 @@ import { OctavoBase, requestBodiesAcceptUnknownProperties } from "./shared/Contr
 import { InternalError, PayloadTooLarge, TooManyRequests } from "./shared/Errors.js"
 import { SitesGroups } from "./sites/index.js"
 import { InsightsGroups } from "./insights/index.js"
+import { OpenAPIGroups } from "./openapi/index.js"
+import { IntegrationsGroups } from "./integrations/index.js"
 import { SpacesGroups } from "./spaces/index.js"
+import { SsoGroups } from "./sso/index.js"
+import { TranslationsGroups } from "./translations/index.js"
+import { GitSyncGroups } from "./gitsync/index.js"
 
 /**
  * The whole API: one line per context, in the contexts' order. Each endpoint declares its own
@@ -27,6 +32,11 @@ export class OctavoApi extends OctavoBase
   .addHttpApi(CommentsGroups)
   .addHttpApi(SitesGroups)
   .addHttpApi(InsightsGroups)
+  .addHttpApi(SsoGroups)
+  .addHttpApi(TranslationsGroups)
+  .addHttpApi(OpenAPIGroups)
+  .addHttpApi(IntegrationsGroups)
+  .addHttpApi(GitSyncGroups)
   .addError(PayloadTooLarge)
   .addError(TooManyRequests)
   .addError(InternalError)

@@ -1,4 +1,6 @@
 import { Config, ConfigError, Either, Option, Redacted } from "effect"
+import { decodeSecretKey } from "./integrations/SecretKey.js"
+import { DEFAULT_WORKER_POOL } from "./shared/WorkerPool.js"
 import { parseNetworkClasses } from "./WebFetch.js"
 
 /** A number of milliseconds Node's timers can hold: 1 ms to about 24 days. */
@@ -38,6 +40,8 @@ export const AppConfig = Config.all({
       Either.mapLeft(parseNetworkClasses(text), (message) => ConfigError.InvalidData(["OCTAVO_IMPORT_ALLOW"], message))
     )
   ),
+  /** Git Sync: `file://` repositories are allowed only under this directory (conventions-2.md §8); unset, never. */
+  gitFileRoot: Config.option(Config.string("OCTAVO_GIT_FILE_ROOT")),
   /** One fetch's time limit: 1 ms to about 24 days (Node's timers go no further). */
   importTimeoutMs: milliseconds("OCTAVO_IMPORT_TIMEOUT_MS", 10_000),
   /** How long a stopping server waits for requests in flight before it closes their connections and the storage. */
@@ -59,8 +63,49 @@ export const AppConfig = Config.all({
   rateLimitAnonymousPerMinute: perMinute("OCTAVO_RATE_LIMIT_ANONYMOUS_PER_MINUTE", 300),
   /** Batches of events one address may track per minute without a token (decision 2). */
   rateLimitAnonymousTrackingPerMinute: perMinute("OCTAVO_RATE_LIMIT_ANONYMOUS_TRACKING_PER_MINUTE", 60),
+  /** How far V8 lets its heap grow past the live data before collecting, in percent; 0 keeps V8's own factor (1.1 to 4). */
+  heapGrowingPercent: Config.integer("OCTAVO_HEAP_GROWING_PERCENT").pipe(
+    Config.withDefault(15),
+    Config.mapOrFail((percent) =>
+      percent >= 0 && percent <= 300
+        ? Either.right(percent)
+        : Either.left(ConfigError.InvalidData(["OCTAVO_HEAP_GROWING_PERCENT"], "must be a whole number from 0 to 300"))
+    )
+  ),
   /** Behind a proxy: rate limits take the client's address from the last entry of X-Forwarded-For. */
-  rateLimitTrustForwardedFor: Config.boolean("OCTAVO_RATE_LIMIT_TRUST_FORWARDED_FOR").pipe(Config.withDefault(false))
+  rateLimitTrustForwardedFor: Config.boolean("OCTAVO_RATE_LIMIT_TRUST_FORWARDED_FOR").pipe(Config.withDefault(false)),
+  /** Worker threads that parse large pages and specs (issue 13): 0 parses in the server's thread; unset, one per core but one. */
+  parseWorkers: Config.option(
+    Config.integer("OCTAVO_PARSE_WORKERS").pipe(
+      Config.mapOrFail((count) =>
+        count >= 0 && count <= 64
+          ? Either.right(count)
+          : Either.left(ConfigError.InvalidData(["OCTAVO_PARSE_WORKERS"], "must be a whole number from 0 to 64"))
+      )
+    )
+  ),
+  /** How long one parse may take in a worker; past it, the input is refused with 400 and the worker replaced. */
+  parseTimeoutMs: milliseconds("OCTAVO_PARSE_TIMEOUT_MS", DEFAULT_WORKER_POOL.timeoutMs),
+  /** A parse worker's heap limit in MiB (input that needs more is refused with 400); 0 leaves V8's own. */
+  parseWorkerHeapMb: Config.integer("OCTAVO_PARSE_WORKER_HEAP_MB").pipe(
+    Config.withDefault(DEFAULT_WORKER_POOL.heapMb),
+    Config.mapOrFail((mb) =>
+      mb === 0 || (mb >= 32 && mb <= 65_536)
+        ? Either.right(mb)
+        : Either.left(ConfigError.InvalidData(["OCTAVO_PARSE_WORKER_HEAP_MB"], "must be 0 (V8's own) or a number of MiB from 32 to 65536"))
+    )
+  ),
+  /** Seals integrations' secrets (decision 8): 32 bytes in base64. Absent on the embedded default, one is made in the data directory. */
+  secretKey: Config.option(
+    Config.redacted("OCTAVO_SECRET_KEY").pipe(
+      Config.mapOrFail((text) =>
+        Either.match(decodeSecretKey(Redacted.value(text)), {
+          onLeft: (rule) => Either.left(ConfigError.InvalidData(["OCTAVO_SECRET_KEY"], rule)),
+          onRight: (key) => Either.right(Redacted.make(key))
+        })
+      )
+    )
+  )
 })
 export type AppConfig = Config.Config.Success<typeof AppConfig>
 

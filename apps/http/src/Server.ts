@@ -7,6 +7,7 @@ import {
   HttpIncomingMessage,
   HttpMethod,
   HttpMiddleware,
+  HttpRouter,
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
@@ -17,9 +18,16 @@ import {
   ImportServices,
   Insights,
   InsightsDomainServices,
+  IntegrationsDomainServices,
+  OpenAPIDomainServices,
+  OpenAPISpecs,
   Search,
   Spaces,
-  type StoragePorts
+  SsoDomainServices,
+  type StoragePorts,
+  TranslationsDomainServices,
+  GitSync,
+  GitSyncDomainServices
 } from "@octavo/domain"
 import { Cause, Clock, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
@@ -43,10 +51,20 @@ import {
 import { Authentication, bearerToken, tokenRequired } from "./shared/Security.js"
 import { SitesHandlers } from "./sites/index.js"
 import { InsightsHandlers } from "./insights/index.js"
+import { OpenAPIHandlers, specBodyRoutes } from "./openapi/index.js"
+import { IntegrationsHandlers, largeBodyRoutes, SecretBoxLive } from "./integrations/index.js"
 import { SpacesHandlers } from "./spaces/index.js"
+import { CertificatesLive, SsoHandlers } from "./sso/index.js"
+import { TranslationsHandlers } from "./translations/index.js"
+import { type GitCliOptions, GitRepositoriesLive } from "./gitsync/GitCli.js"
+import { GitSyncHandlers, ServerInstanceLive } from "./gitsync/index.js"
 import { UserAgentsLive } from "./insights/UserAgents.js"
 import { VisitorTokensLive } from "./insights/VisitorTokens.js"
-import { WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
+import { classifyAddress, FetchGuardLive, WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
+import { WorkerPoolLive, type WorkerPoolOptions } from "./shared/WorkerPool.js"
+
+/** Path parameters up to this length are matched and checked by their schemas; the request line is bounded anyway. */
+const MAX_PATH_PARAMETER_LENGTH = 4096
 
 /** Request bodies above this size are refused with 413. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024
@@ -118,11 +136,18 @@ const ErrorBodies = HttpApiBuilder.middleware((app) =>
 /** JSON nested deeper than this is refused with 400 before it is decoded: deeper input only serves to exhaust the stack. */
 export const MAX_JSON_DEPTH = 64
 
-/** After refusing a body as too large, this much more of it is read and dropped so the client can read the 413; then the connection is cut. */
-const DRAIN_BYTES = 4 * MAX_BODY_BYTES
+/** After refusing a body as too large, this much more of it (times the limit) is read and dropped so the client can read the 413; then the connection is cut. */
+const DRAIN_FACTOR = 4
+
+/** The body limit of a request: MAX_BODY_BYTES, or more on the few routes that take more (integrations' publish, OpenAPI specs). */
+const bodyLimitOf = (request: HttpServerRequest.HttpServerRequest): number => {
+  const path = request.url.split("?")[0] ?? ""
+  return [...largeBodyRoutes, ...specBodyRoutes].find((route) => route.method === request.method && route.path.test(path))?.maxBytes ??
+    MAX_BODY_BYTES
+}
 
 const unsupportedType = () => respond(415, "send the body as application/json")
-const tooLarge = () => respond(413, `The body is over the limit of ${MAX_BODY_BYTES} bytes`)
+const tooLarge = (limit: number) => respond(413, `The body is over the limit of ${limit} bytes`)
 
 const isJsonType = (contentType: string | undefined): boolean =>
   contentType !== undefined && (contentType.split(";")[0] ?? "").trim().toLowerCase() === "application/json"
@@ -144,31 +169,31 @@ const nestedDeeperThan = (text: string, max: number): boolean => {
   return false
 }
 
-/** Reads and drops what is left of a refused body, up to DRAIN_BYTES, so the answer is not lost to a reset. */
-const drain = (incoming: IncomingMessage, onData?: (chunk: Buffer) => void) => {
+/** Reads and drops what is left of a refused body, up to DRAIN_FACTOR times the limit, so the answer is not lost to a reset. */
+const drain = (incoming: IncomingMessage, limit: number, onData?: (chunk: Buffer) => void) => {
   let dropped = 0
   if (onData !== undefined) incoming.off("data", onData)
   incoming.on("data", (chunk: Buffer) => {
     dropped += chunk.length
-    if (dropped > DRAIN_BYTES) incoming.destroy()
+    if (dropped > DRAIN_FACTOR * limit) incoming.destroy()
   })
   incoming.resume()
 }
 
-/** The body as text, or None when it goes over MAX_BODY_BYTES (chunked bodies have no declared length). */
-const readBody = (incoming: IncomingMessage) =>
+/** The body as text, or None when it goes over `limit` (chunked bodies have no declared length). */
+const readBody = (incoming: IncomingMessage, limit: number) =>
   Effect.async<Option.Option<Buffer>>((resume) => {
     const chunks: Array<Buffer> = []
     let size = 0
     const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk)
+      if (size <= limit) return void chunks.push(chunk)
       chunks.length = 0
-      drain(incoming, onData)
+      drain(incoming, limit, onData)
       resume(Effect.succeed(Option.none()))
     }
     const onEnd = () => {
-      if (size <= MAX_BODY_BYTES) resume(Effect.succeed(Option.some(Buffer.concat(chunks))))
+      if (size <= limit) resume(Effect.succeed(Option.some(Buffer.concat(chunks))))
     }
     // A client that goes away mid-body gets no answer: the request is interrupted.
     const onError = () => resume(Effect.interrupt)
@@ -192,7 +217,7 @@ const withBodyText = (request: HttpServerRequest.HttpServerRequest, text: string
 
 /**
  * Every body is JSON: a body without a content type, or any content type but application/json, is a 415
- * (multipart and form bodies are not read at all). A body over MAX_BODY_BYTES is a 413, declared or found while
+ * (multipart and form bodies are not read at all). A body over its route's limit is a 413, declared or found while
  * reading a chunked one, and JSON nested deeper than MAX_JSON_DEPTH a 400, before the API decodes it. Requests
  * without a body need no content type.
  */
@@ -205,12 +230,13 @@ const readJsonBody = (app: HttpApp.Default): HttpApp.Default =>
     // No length and no chunks: nothing to read.
     if (request.headers["transfer-encoding"] === undefined && !(declared > 0)) return app
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-    if (declared > MAX_BODY_BYTES) {
-      drain(incoming)
-      return tooLarge()
+    const limit = bodyLimitOf(request)
+    if (declared > limit) {
+      drain(incoming, limit)
+      return tooLarge(limit)
     }
-    return Effect.flatMap(readBody(incoming), (bytes) => {
-      if (Option.isNone(bytes)) return tooLarge()
+    return Effect.flatMap(readBody(incoming, limit), (bytes) => {
+      if (Option.isNone(bytes)) return tooLarge(limit)
       // An empty chunked body is no body; any other needs its content type.
       if (contentType === undefined && bytes.value.length > 0) return unsupportedType()
       // JSON is UTF-8: bytes that are not would be read as U+FFFD and stored changed, so they are refused.
@@ -335,7 +361,12 @@ const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
     ImportsHandlers,
     CommentsHandlers,
     SitesHandlers,
-    InsightsHandlers
+    InsightsHandlers,
+    IntegrationsHandlers,
+    SsoHandlers,
+    TranslationsHandlers,
+    OpenAPIHandlers,
+    GitSyncHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )
@@ -348,6 +379,14 @@ export interface ServerOptions {
   readonly fetch?: Partial<WebFetchOptions> | undefined
   /** Requests per window by token and by address (0: no limit); DEFAULT_RATE_LIMITS for what is not given. */
   readonly rateLimit?: Partial<RateLimitOptions> | undefined
+  /** Seals integrations' secrets (OCTAVO_SECRET_KEY); without one, publishing secrets is refused with 412. */
+  readonly secretKey?: Redacted.Redacted<Uint8Array> | undefined
+  /** Git Sync's git: the binary, `file://` root (OCTAVO_GIT_FILE_ROOT); it reaches the networks `fetch.allow` opens. */
+  readonly git?: Partial<GitCliOptions> | undefined
+  /** This server's stable name among those sharing the storage (`host:port`; default the host name): Git Sync recovers only its own operations. */
+  readonly instance?: string | undefined
+  /** Where large pages and specs are parsed: worker threads, their number, time limit and heap (shared/WorkerPool.ts). */
+  readonly parse?: Partial<WorkerPoolOptions> | undefined
 }
 
 const bootstrapAdmin = (adminToken: string | undefined) =>
@@ -386,6 +425,34 @@ const PurgeExpiredEvents = Layer.scopedDiscard(
     ))
 )
 
+/** Git Sync (conventions-2.md §8): operations running when the server stopped lost their credentials; at start they fail. */
+const RecoverGitSync = Layer.effectDiscard(
+  Effect.flatMap(GitSync, (gitSync) => gitSync.recover).pipe(
+    Effect.catchAllCause((cause) => Effect.logError("Recovering Git Sync operations failed", cause))
+  )
+)
+
+/** How many URL specs one server fetches and processes at once. */
+const OPENAPI_WORKERS = 4
+
+/**
+ * OpenAPI specs from a URL (conventions-2.md §5): workers take the jobs (several servers share them,
+ * each job taken once), when a URL is submitted on this server and otherwise every second.
+ */
+const ProcessOpenAPISpecs = Layer.scopedDiscard(
+  Effect.flatMap(OpenAPISpecs, (specs) => {
+    // The pause is wall-clock time: a test clock moved by days would otherwise run a poll for every second of them.
+    const pause = Effect.sleep(Duration.seconds(1)).pipe(Effect.withClock(Clock.make()))
+    return Effect.forEach(Array.from({ length: OPENAPI_WORKERS }), () =>
+      specs.processPending.pipe(
+        Effect.catchAllCause((cause) => Effect.logError("Processing OpenAPI specs failed", cause)),
+        Effect.zipRight(Effect.race(specs.submitted, pause)),
+        Effect.forever,
+        Effect.forkScoped
+      ), { discard: true })
+  })
+)
+
 /**
  * Search follows each space's active revision; at start, spaces whose documents lag behind (content
  * from before search existed) are reindexed in the background.
@@ -408,9 +475,32 @@ const ReindexStaleSpaces = Layer.scopedDiscard(
 export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options: ServerOptions) => {
   // Imports and files inserted by URL fetch through the same guarded fetcher.
   // Insights read user agents through a library, outside the domain.
-  const domain = Layer.merge(ImportServices, InsightsDomainServices).pipe(
+  // SAML certificates are read by Node's crypto, outside the domain.
+  // Integrations' secrets are sealed by Node's crypto, outside the domain.
+  const domain = Layer.mergeAll(
+    ImportServices,
+    InsightsDomainServices,
+    SsoDomainServices,
+    TranslationsDomainServices,
+    IntegrationsDomainServices,
+    OpenAPIDomainServices,
+    GitSyncDomainServices
+  ).pipe(
     Layer.provideMerge(DomainServices),
-    Layer.provideMerge(Layer.mergeAll(storage, WebFetcherLive(options.fetch), UserAgentsLive, VisitorTokensLive))
+    Layer.provideMerge(
+      Layer.mergeAll(
+        storage,
+        WebFetcherLive(options.fetch),
+        FetchGuardLive(options.fetch),
+        UserAgentsLive,
+        VisitorTokensLive,
+        CertificatesLive,
+        SecretBoxLive(options.secretKey),
+        GitRepositoriesLive({ allow: options.fetch?.allow ?? [], classify: classifyAddress, ...options.git }),
+        ServerInstanceLive(options.instance),
+        WorkerPoolLive(options.parse)
+      )
+    )
   )
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimit }
   return HttpApiBuilder.serve((app) =>
@@ -425,8 +515,19 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ErrorBodies),
     Layer.provide(ApiLive),
-    Layer.provide(Layer.mergeAll(bootstrapAdmin(options.adminToken), PurgeExpiredSpaces, PurgeExpiredEvents, ReindexStaleSpaces)),
+    Layer.provide(
+      Layer.mergeAll(
+        bootstrapAdmin(options.adminToken),
+        PurgeExpiredSpaces,
+        PurgeExpiredEvents,
+        ReindexStaleSpaces,
+        ProcessOpenAPISpecs,
+        RecoverGitSync
+      )
+    ),
     Layer.provide(domain),
-    Layer.provide(Layer.succeed(PublicUrl, options.publicUrl.replace(/\/+$/, "")))
+    Layer.provide(Layer.succeed(PublicUrl, options.publicUrl.replace(/\/+$/, ""))),
+    // The router would not match a path parameter over 100 characters (404): longer names reach their schemas' 400.
+    Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: MAX_PATH_PARAMETER_LENGTH }))
   )
 }

@@ -5,7 +5,7 @@ import * as net from "node:net"
 import { Writable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import * as zlib from "node:zlib"
-import { FetchFailed, type FetchedResource, WebFetcher } from "@octavo/domain"
+import { FetchFailed, type FetchedResource, FetchGuard, WebFetcher } from "@octavo/domain"
 import { type Context, Effect, Either, Layer } from "effect"
 
 /** Address classes an operator may open to imports; public addresses are always allowed. */
@@ -107,6 +107,9 @@ class Refused extends Error {
     super(reason)
   }
 }
+
+/** The fetch's deadline passed. */
+class TimedOut extends Refused {}
 
 const redirectStatuses: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
 
@@ -295,7 +298,7 @@ const fetchGuarded = async (
   interrupted: AbortSignal
 ): Promise<FetchedResource> => {
   const controller = new AbortController()
-  const timeout = new Refused(`no answer within ${duration(options.timeoutMs)}`)
+  const timeout = new TimedOut(`no answer within ${duration(options.timeoutMs)}`)
   const timer = setTimeout(() => controller.abort(timeout), options.timeoutMs)
   const onInterrupt = () => controller.abort(interrupted.reason)
   if (interrupted.aborted) onInterrupt()
@@ -310,22 +313,58 @@ const fetchGuarded = async (
   }
 }
 
+const settingsOf = (options?: Partial<WebFetchOptions>): WebFetchOptions => ({
+  allow: options?.allow ?? defaults.allow,
+  timeoutMs: options?.timeoutMs ?? defaults.timeoutMs,
+  maxRedirects: options?.maxRedirects ?? defaults.maxRedirects
+})
+
 /** A `WebFetcher` over node:http and node:https, guarded against reaching internal networks (SSRF). */
 export const makeWebFetcher = (options?: Partial<WebFetchOptions>): Context.Tag.Service<WebFetcher> => {
-  const settings: WebFetchOptions = {
-    allow: options?.allow ?? defaults.allow,
-    timeoutMs: options?.timeoutMs ?? defaults.timeoutMs,
-    maxRedirects: options?.maxRedirects ?? defaults.maxRedirects
-  }
+  const settings = settingsOf(options)
   return {
-    fetch: (url, { maxBytes }) =>
-      Effect.tryPromise({
-        try: (interrupted) => fetchGuarded(url, maxBytes, settings, interrupted),
+    fetch: (url, { maxBytes, timeoutMs }) => {
+      const limited = timeoutMs === undefined ? settings : { ...settings, timeoutMs: Math.min(timeoutMs, settings.timeoutMs) }
+      return Effect.tryPromise({
+        try: (interrupted) => fetchGuarded(url, maxBytes, limited, interrupted),
         catch: (error) =>
-          new FetchFailed({ url, reason: error instanceof Refused ? error.reason : `the fetch failed: ${errorCode(error)}` })
+          new FetchFailed({
+            url,
+            reason: error instanceof Refused ? error.reason : `the fetch failed: ${errorCode(error)}`,
+            ...(error instanceof TimedOut ? { timedOut: true } : {})
+          })
+      })
+    }
+  }
+}
+
+/** The fetcher's checks of a URL and its host's addresses, without fetching, under the fetcher's time limit. */
+export const makeFetchGuard = (options?: Partial<WebFetchOptions>): Context.Tag.Service<FetchGuard> => {
+  const settings = settingsOf(options)
+  return {
+    check: (start) =>
+      Effect.tryPromise({
+        try: async (interrupted) => {
+          let url: URL
+          try {
+            url = new URL(start)
+          } catch {
+            throw new Refused("this is not a valid URL")
+          }
+          checkUrl(url)
+          await vetHost(url.hostname, settings.allow, AbortSignal.any([interrupted, AbortSignal.timeout(settings.timeoutMs)]))
+        },
+        catch: (error) =>
+          new FetchFailed({
+            url: start,
+            reason: error instanceof Refused ? error.reason : `the URL could not be checked: ${errorCode(error)}`
+          })
       })
   }
 }
 
 export const WebFetcherLive = (options?: Partial<WebFetchOptions>): Layer.Layer<WebFetcher> =>
   Layer.succeed(WebFetcher, makeWebFetcher(options))
+
+export const FetchGuardLive = (options?: Partial<WebFetchOptions>): Layer.Layer<FetchGuard> =>
+  Layer.succeed(FetchGuard, makeFetchGuard(options))

@@ -1,7 +1,10 @@
+import { hostname } from "node:os"
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger, Option, Redacted } from "effect"
 import { AppConfig, storageChoice } from "./Config.js"
+import { tuneHeap } from "./Heap.js"
 import * as NodeServer from "./NodeServer.js"
+import { integrationsSecretKey } from "./integrations/index.js"
 import { makeHttpApp } from "./Server.js"
 import { storageLayer } from "./Storage.js"
 
@@ -9,6 +12,8 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   const choice = storageChoice(config)
   const publicUrl = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
+  tuneHeap(config.heapGrowingPercent)
+  const secretKey = yield* integrationsSecretKey(config.secretKey, choice)
   yield* Effect.logInfo("Starting Octavo").pipe(
     Effect.annotateLogs({
       storage: choice._tag,
@@ -20,7 +25,15 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
   return makeHttpApp(storageLayer(choice), {
     publicUrl,
     adminToken: Option.getOrUndefined(Option.map(config.adminToken, Redacted.value)),
+    secretKey,
     fetch: { allow: config.importAllow, timeoutMs: config.importTimeoutMs },
+    git: { fileRoot: Option.getOrUndefined(config.gitFileRoot) },
+    instance: `${hostname()}:${config.port}`,
+    parse: {
+      ...Option.match(config.parseWorkers, { onNone: () => ({}), onSome: (workers) => ({ workers }) }),
+      timeoutMs: config.parseTimeoutMs,
+      heapMb: config.parseWorkerHeapMb
+    },
     rateLimit: {
       perToken: config.rateLimitPerMinute,
       perAddress: config.rateLimitAnonymousPerMinute,

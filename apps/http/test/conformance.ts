@@ -134,23 +134,55 @@ addFormats(ajv)
 // GitBook's own formats: an emoji code and an icon name, both plain strings to its client.
 ajv.addFormat("emoji", true)
 ajv.addFormat("icon", true)
+/** What the patches below touch in one of GitBook's component schemas. */
+interface PatchableSchema {
+  type?: string
+  required?: Array<string>
+  enum?: Array<string>
+  oneOf?: Array<{ readonly properties?: { readonly values?: { items?: unknown } } }>
+  properties?: Record<string, unknown>
+}
+/** One of GitBook's component schemas, to patch where our conventions decide otherwise (one view of the document's JSON). */
+const gitbookSchema = (name: string): PatchableSchema | undefined =>
+  (gitbookSpec as unknown as { components: { schemas: Record<string, PatchableSchema> } }).components.schemas[name]
+
 // GitBook's PlainObject (visitor segment claims) lists an object schema without `type: "object"` among
 // string, boolean and number in a `oneOf`, so any primitive value matches two alternatives and fails.
 // Its clients do not validate; here the object alternative is made an object, as it is meant.
-const plainObject =
-  (gitbookSpec as unknown as { components: { schemas: Record<string, Record<string, unknown>> } }).components.schemas["PlainObject"]
-if (plainObject !== undefined) plainObject["type"] = "object"
+const plainObject = gitbookSchema("PlainObject")
+if (plainObject !== undefined) plainObject.type = "object"
 // conventions-2.md §2 (which wins over GitBook's schema) answers null where an event lacks a dimension;
 // GitBook's SiteInsightsQueryEventsValues allows no null in `values`: here each column's items may be null.
-interface ValuesAlternative {
-  readonly properties?: { readonly values?: { items?: unknown } }
-}
-const eventsValues = (gitbookSpec as unknown as { components: { schemas: Record<string, { oneOf?: Array<ValuesAlternative> }> } })
-  .components.schemas["SiteInsightsQueryEventsValues"]
-for (const alternative of eventsValues?.oneOf ?? []) {
+for (const alternative of gitbookSchema("SiteInsightsQueryEventsValues")?.oneOf ?? []) {
   const values = alternative.properties?.values
   if (values?.items !== undefined) values.items = { anyOf: [values.items, { type: "null" }] }
 }
+// conventions-2.md §4: a SAML provider's fields that are not set are omitted, so a pending provider has
+// no ssoURL, entityID or certificate; GitBook's OrganizationSAMLProvider requires them.
+const samlProvider = gitbookSchema("OrganizationSAMLProvider")
+if (samlProvider?.required !== undefined) {
+  samlProvider.required = samlProvider.required.filter((field) => !["ssoURL", "entityID", "certificate"].includes(field))
+}
+// Decision 7: GitBook's `Translation` model is not served; api.md's translation settings answer at its paths,
+// so their successes are not GitBook's shape (their errors still are).
+for (const path of ["/orgs/{organizationId}/translations", "/orgs/{organizationId}/translations/{translationId}"]) {
+  for (const operation of Object.values(gitbookSpec.paths[path] ?? {})) {
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      if (/^2\d\d$/.test(status)) delete (response as { content?: unknown }).content
+    }
+  }
+}
+// conventions-2.md §7: integration scopes are GitBook's 17 IntegrationScope values plus the seed's
+// `space:views:read` (api.md), which GitBook's enum lacks.
+const integrationScope = gitbookSchema("IntegrationScope")
+if (integrationScope?.enum !== undefined && !integrationScope.enum.includes("space:views:read")) {
+  integrationScope.enum = [...integrationScope.enum, "space:views:read"]
+}
+// conventions-2.md §8: a space's GitSyncState takes `installationProvider` from the caller's `gitInfo.provider`
+// (any text), and has none until one was given; GitBook's schema requires one of its providers.
+const gitSyncState = gitbookSchema("GitSyncState")
+if (gitSyncState?.required !== undefined) gitSyncState.required = gitSyncState.required.filter((field) => field !== "installationProvider")
+if (gitSyncState?.properties !== undefined) gitSyncState.properties["installationProvider"] = { type: "string" }
 ajv.addSchema(gitbookSpec as object, SPEC_ID)
 
 /** Where each schema object sits in GitBook's document, to name the rule an error broke. */

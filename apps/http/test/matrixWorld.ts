@@ -1,7 +1,23 @@
+import { readFileSync } from "node:fs"
 import { expect } from "@effect/vitest"
 import { Effect } from "effect"
 import { ADMIN_TOKEN, call } from "./harness.js"
 import { newUser, type TestUser } from "./scenario.js"
+
+/** An identity provider's certificate (RSA, self-signed, made once with `openssl req -x509`). */
+const samlCertificate = readFileSync(new URL("./fixtures/saml-idp.pem", import.meta.url), "utf8")
+
+/** The body that publishes the world's private integration for organization A. */
+export const matrixIntegration = (organizationId: string) => ({
+  organization: organizationId,
+  title: "Acme Tool",
+  description: "Private to Acme",
+  scopes: ["space:content:read"],
+  script: "export default {}"
+})
+
+/** A valid OpenAPI document: the world's spec, and what writes of specs send. */
+export const matrixSpecText = JSON.stringify({ openapi: "3.1.0", info: { title: "Pets", version: "1.0.0" }, paths: {} })
 
 /** Organization roles from least to most, as the README's tables order them. */
 export const levels = ["read", "comment", "edit", "review", "create", "admin"] as const
@@ -29,8 +45,21 @@ export const buildPeople = Effect.gen(function*() {
   const outsider = yield* newUser("Otto Outsider")
   const otherOrganizationId = (yield* made("POST", "/v1/orgs", outsider.token, { title: "Other Org" })).id as string
   const otherSpaceId = (yield* made("POST", `/v1/orgs/${otherOrganizationId}/spaces`, outsider.token, { title: "Theirs" })).id as string
+  // B's hostname is the subdomain any user may look up: it names B, which the outsider may know.
+  const otherSubdomain = (yield* made("PATCH", `/v1/orgs/${otherOrganizationId}`, outsider.token, { hostname: "other-org" }))
+    .hostname as string
   const transferTarget = (yield* made("POST", "/v1/orgs", admin.token, { title: "Acme Archive" })).id as string
-  return { admin, members: members as Record<Level, TestUser>, guest, target, outsider, otherOrganizationId, otherSpaceId, transferTarget }
+  return {
+    admin,
+    members: members as Record<Level, TestUser>,
+    guest,
+    target,
+    outsider,
+    otherOrganizationId,
+    otherSpaceId,
+    otherSubdomain,
+    transferTarget
+  }
 })
 
 export type People = Effect.Effect.Success<typeof buildPeople>
@@ -99,6 +128,23 @@ export const buildMatrixWorld = (people: People) =>
     const siteSectionGroupId = (yield* made("POST", `${site}/section-groups`, admin.token, { title: "More", sections: [siteSectionId] }))
       .id as string
     const shareLinkId = (yield* made("POST", `${site}/share-links`, admin.token, { name: "Preview" })).id as string
+    const samlProviderId = (yield* made("POST", `${org}/saml`, admin.token, {
+      label: "Acme IdP",
+      entityID: "urn:acme:idp",
+      ssoURL: "https://idp.acme.test/sso",
+      certificate: samlCertificate
+    })).id as string
+    const translationSettingsId = (yield* made("POST", `${org}/translations`, admin.token, { title: "Docs", languages: ["fr"] }))
+      .id as string
+    // A private integration of A's (names are global: one per world), installed in A.
+    const integrationName = `acme-${organizationId}`
+    yield* made("POST", `/v1/integrations/${integrationName}`, admin.token, matrixIntegration(organizationId))
+    const installationId = (yield* made("POST", `/v1/integrations/${integrationName}/installations`, admin.token, {
+      organization: organizationId
+    })).id as string
+
+    const specVersionId = (yield* made("POST", `${org}/openapi`, admin.token, { slug: "pets", source: { text: matrixSpecText } }))
+      .lastVersion as string
 
     /** What fills each path parameter, by its name in the endpoints' path schemas. */
     const params: Readonly<Record<string, string>> = {
@@ -124,7 +170,15 @@ export const buildMatrixWorld = (people: People) =>
       siteSectionGroupId,
       shareLinkId,
       secondSpaceId,
-      firstSectionId
+      firstSectionId,
+      samlProviderId,
+      translationSettingsId,
+      subdomain: people.otherSubdomain,
+      integrationName,
+      installationId,
+      assetKey: "no-such-asset",
+      specSlug: "pets",
+      versionId: specVersionId
     }
     return {
       ...people,

@@ -32,13 +32,13 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("organizations",
           admin: true,
           ownTeam: false,
           createContent: true,
-          createOpenAPISpec: false,
+          createOpenAPISpec: true,
           viewBilling: false,
           listMembers: true,
           listTeams: true,
-          listIntegrations: false,
-          listInstallations: false,
-          installIntegration: false
+          listIntegrations: true,
+          listInstallations: true,
+          installIntegration: true
         }
       })
       expect(answer.body.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
@@ -91,7 +91,6 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("organizations",
           defaultRole: null,
           defaultContent: { type: "site", site: "site1" },
           logo: "https://example.com/logo.png",
-          sso: true,
           ai: true,
           inviteLinks: false
         }
@@ -102,7 +101,7 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("organizations",
         emailDomains: ["docs.example.com"],
         defaultRole: null,
         defaultContent: { type: "site", site: "site1" },
-        sso: true,
+        sso: false,
         ai: true,
         inviteLinks: false,
         urls: { logo: "https://example.com/logo.png" }
@@ -110,7 +109,9 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("organizations",
       const cleared = yield* call("PATCH", path, { token: user.token, body: { hostname: null, logo: null } })
       expect(cleared.body.hostname).toBeUndefined()
       expect(cleared.body.urls.logo).toBeUndefined()
-      expect(cleared.body.sso).toBe(true)
+      expect(cleared.body.ai).toBe(true)
+      // Enforcing SSO needs an active SAML provider (sso.test.ts).
+      expect((yield* call("PATCH", path, { token: user.token, body: { sso: true } })).status).toBe(412)
       const badRole = yield* call("PATCH", path, { token: user.token, body: { defaultRole: "owner" } })
       expect(badRole.status).toBe(400)
     }))
@@ -181,9 +182,10 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("organizations",
       const permissionsOf = (token: string) => Effect.map(call("GET", path, { token }), (answer) => answer.body.permissions)
       const granted = (permissions: Record<string, boolean>) =>
         Object.entries(permissions).filter(([, value]) => value).map(([name]) => name).sort()
-      const member = ["access", "listMembers", "listTeams", "view"]
-      expect(granted(yield* permissionsOf(w.alice.token))).toEqual(["admin", "createContent", ...member].sort())
-      expect(granted(yield* permissionsOf(creator.token))).toEqual(["createContent", ...member].sort())
+      const member = ["access", "listIntegrations", "listMembers", "listTeams", "view"]
+      const admin = ["admin", "createContent", "createOpenAPISpec", "installIntegration", "listInstallations", ...member].sort()
+      expect(granted(yield* permissionsOf(w.alice.token))).toEqual(admin)
+      expect(granted(yield* permissionsOf(creator.token))).toEqual(["createContent", "createOpenAPISpec", ...member].sort())
       expect(granted(yield* permissionsOf(reader.token))).toEqual(member)
       // A guest sees the organization, nothing more.
       expect(granted(yield* permissionsOf(w.guest.token))).toEqual(["view"])
@@ -195,7 +197,7 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("organizations",
       const listed = yield* call("GET", "/v1/orgs", { token: w.bob.token })
       expect(listed.body.items[0].permissions.ownTeam).toBe(true)
       const updated = yield* call("PATCH", path, { token: w.alice.token, body: { title: "Acme Docs 2" } })
-      expect(granted(updated.body.permissions)).toEqual(["admin", "createContent", ...member].sort())
+      expect(granted(updated.body.permissions)).toEqual(admin)
     }))
 
   it.effect("accepts GitBook's merge rules of none, and refuses rules it cannot apply", () =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { parseUserAgent } from "../src/insights/UserAgents.js"
+import { parseUserAgent, rememberingParser } from "../src/insights/UserAgents.js"
 
 describe("user agents", () => {
   it("reads browsers, systems, devices and bots in GitBook's names", () => {
@@ -55,5 +55,26 @@ describe("user agents", () => {
       }),
       { numRuns: 500 }
     )
+  })
+})
+
+describe("remembered readings", () => {
+  it("answer as a fresh parse does, and forget the oldest past the bound", () => {
+    const parse = rememberingParser(2)
+    const agents = [
+      "Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0",
+      "Googlebot/2.1 (+http://www.google.com/bot.html)",
+      "curl/8.5.0"
+    ]
+    for (const agent of [...agents, ...agents]) expect([agent, parse(agent)]).toEqual([agent, parseUserAgent(agent)])
+    const [firefox, googlebot, curl] = agents as [string, string, string]
+    const first = parse(firefox)
+    // Remembered: the same reading, not parsed again; after two others it is forgotten and read anew.
+    expect(parse(firefox)).toBe(first)
+    parse(googlebot)
+    parse(curl)
+    const again = parse(firefox)
+    expect(again).not.toBe(first)
+    expect(again).toEqual(first)
   })
 })

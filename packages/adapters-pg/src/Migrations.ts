@@ -4,12 +4,17 @@ import type { Effect } from "effect"
 import { commentsMigrations } from "./comments/index.js"
 import { sitesMigrations, sitesSchemaOrderMigration } from "./sites/index.js"
 import { insightsMigrations } from "./insights/index.js"
+import { integrationsMigrations } from "./integrations/index.js"
+import { gitsyncMigrations } from "./gitsync/index.js"
 import { contentMigrations } from "./content/index.js"
 import { identityMigrations } from "./identity/index.js"
 import { guestInvitesMigration, organizationsMigrations } from "./organizations/index.js"
 import { searchMigrations, searchPageContextMigration } from "./search/index.js"
 import { type Migration, migrateTo } from "./shared/index.js"
 import { defaultLevelsAndIconsMigration, spacesMigrations } from "./spaces/index.js"
+import { openapiMigrations } from "./openapi/index.js"
+import { ssoMigrations } from "./sso/index.js"
+import { translationsMigrations } from "./translations/index.js"
 
 /**
  * Every migration, in the order they apply (their ids' order): each context's first ones, in the
@@ -28,7 +33,12 @@ export const migrations: ReadonlyArray<Migration> = [
   ...commentsMigrations,
   ...sitesMigrations,
   ...insightsMigrations,
-  sitesSchemaOrderMigration
+  sitesSchemaOrderMigration,
+  ...ssoMigrations,
+  ...translationsMigrations,
+  ...openapiMigrations,
+  ...integrationsMigrations,
+  ...gitsyncMigrations
 ]
 
 /** Brings the schema up to date: applies the migrations a database has not recorded. */

@@ -30,15 +30,23 @@ const allTables = [
   "comments",
   "custom_field_values",
   "custom_fields",
+  "gitsync_revisions",
+  "gitsync_states",
   "insight_events",
+  "integration_installations",
+  "integration_versions",
+  "integrations",
   "invites",
   "members",
   "octavo_migrations",
+  "openapi_spec_versions",
+  "openapi_specs",
   "organizations",
   "revision_contents",
   "revision_files",
   "revision_pages",
   "revisions",
+  "saml_providers",
   "search_documents",
   "search_spaces",
   "site_section_groups",
@@ -50,6 +58,7 @@ const allTables = [
   "spaces",
   "team_memberships",
   "teams",
+  "translation_settings",
   "users"
 ]
 
@@ -80,7 +89,12 @@ describe("migrate", () => {
       [10, "comments", "f436999010a4922e47f217e1ff6e6ad6fb13a09b769a6224cf5942a9805e5020"],
       [11, "sites", "31ca9fc4950b6944063e3e0ba8f20bd5c7d6af4cd4e45ed3fd2332b42bead94f"],
       [12, "insights", "c55f2b37d83191bc15dfc62d995a39c58a46b83e2db62d666d0d5d6926d41e78"],
-      [13, "sites_schema_order", "545dc35bc44564301f8733352bf04f36c0fc340e6de864c13996c4c6435640b0"]
+      [13, "sites_schema_order", "545dc35bc44564301f8733352bf04f36c0fc340e6de864c13996c4c6435640b0"],
+      [14, "sso", "b2a323e3954fb508fba07f9cf646eddf62ff4ae09658ef0644dd9715b0d77b3c"],
+      [15, "translations", "051f7b0b979e617acaea1575e1426d244802a1cb51168da47167e7d4b5b98c7c"],
+      [16, "openapi", "e1f1e2f398f48a0644fb30e752169a21e72794498776a337834f3aea52646315"],
+      [17, "integrations", "4efea31fd513507b2d8f4bc8a71695fb7154f8994fcc0c95e36862e02b58d005"],
+      [18, "gitsync", "ab3a6a535b1c616927342632d62b2f1e47831dcb38d4976985b9016027f2b0f8"]
     ])
   })
 

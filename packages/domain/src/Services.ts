@@ -2,19 +2,24 @@ import { Layer } from "effect"
 import { CommentAnswers, CommentsServices } from "./comments/index.js"
 import { ContentServices } from "./content/index.js"
 import { IdentityServices } from "./identity/index.js"
+import { GitSyncAnswers, GitSyncServices } from "./gitsync/index.js"
 import { ImportsServices } from "./imports/index.js"
 import { InsightsServices } from "./insights/index.js"
+import { IntegrationsServices } from "./integrations/index.js"
+import { OpenAPIServices } from "./openapi/index.js"
 import { OrganizationsServices } from "./organizations/index.js"
 import { SearchAnswers, SearchServices } from "./search/index.js"
 import { SecretsLive } from "./shared/Secrets.js"
 import { SitePublications, SiteSpaceLifecycle, SitesServices } from "./sites/index.js"
 import { SpacesServices } from "./spaces/index.js"
+import { SsoAnswers, SsoServices } from "./sso/index.js"
+import { TranslationsServices } from "./translations/index.js"
 
 /**
  * The ports an earlier context declares and a later one answers (counters, content that follows
  * a space, the index that follows content), each answer over those of the contexts after it.
  */
-const Answers = Layer.mergeAll(SiteSpaceLifecycle, SitePublications, CommentAnswers).pipe(
+const Answers = Layer.mergeAll(SiteSpaceLifecycle, SitePublications, CommentAnswers, SsoAnswers, GitSyncAnswers).pipe(
   Layer.provideMerge(SearchAnswers)
 )
 
@@ -35,3 +40,19 @@ export const ImportServices = ImportsServices.pipe(Layer.provide(SecretsLive))
 
 /** Site insights: over `DomainServices` and a `UserAgents` parser (a library's job, outside the domain). */
 export const InsightsDomainServices = InsightsServices.pipe(Layer.provide(SecretsLive))
+
+/** SAML providers and subdomains: over `DomainServices` and a `Certificates` reader (a library's job, outside the domain). */
+export const SsoDomainServices = SsoServices.pipe(Layer.provide(SecretsLive))
+
+/** Translation settings: over `DomainServices`. */
+export const TranslationsDomainServices = TranslationsServices.pipe(Layer.provide(SecretsLive))
+
+/** Integrations: over `DomainServices` and a `SecretBox` that seals their secrets (a library's job, outside the domain). */
+export const IntegrationsDomainServices = IntegrationsServices.pipe(Layer.provide(SecretsLive))
+
+/** OpenAPI specs: over `DomainServices`, an outbound `WebFetcher` and its `FetchGuard`. */
+export const OpenAPIDomainServices = OpenAPIServices.pipe(Layer.provide(SecretsLive))
+
+/** Git Sync: over `DomainServices`, a `GitRepositories` adapter (Git itself, outside the domain) and this `ServerInstance`. */
+// Imports write revisions themselves, so the index that follows content comes with them.
+export const GitSyncDomainServices = GitSyncServices.pipe(Layer.provide(SearchAnswers), Layer.provide(SecretsLive))

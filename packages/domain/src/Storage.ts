@@ -1,12 +1,17 @@
 import type { CommentsPorts } from "./comments/Ports.js"
+import type { GitSyncPorts } from "./gitsync/Ports.js"
 import type { ContentPorts } from "./content/Ports.js"
 import type { IdentityPorts } from "./identity/Ports.js"
 import type { InsightsPorts } from "./insights/Ports.js"
+import type { IntegrationsPorts } from "./integrations/Ports.js"
+import type { OpenAPIPorts } from "./openapi/Ports.js"
 import type { OrganizationsPorts } from "./organizations/Ports.js"
 import type { UnitOfWork } from "./shared/UnitOfWork.js"
 import type { SearchPorts } from "./search/Ports.js"
 import type { SitesPorts } from "./sites/Ports.js"
 import type { SpacesPorts } from "./spaces/Ports.js"
+import type { SsoPorts } from "./sso/Ports.js"
+import type { TranslationsPorts } from "./translations/Ports.js"
 
 /** Everything a storage adapter provides, context by context: one Layer of these runs the whole domain. */
 export type StoragePorts =
@@ -19,3 +24,8 @@ export type StoragePorts =
   | CommentsPorts
   | SitesPorts
   | InsightsPorts
+  | SsoPorts
+  | TranslationsPorts
+  | OpenAPIPorts
+  | IntegrationsPorts
+  | GitSyncPorts

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Schema } from "effect"
+import { Effect, Either, ParseResult, Schema } from "effect"
 import {
   CustomFieldValuesPatch,
   decodeCursor,
@@ -66,5 +66,27 @@ describe("custom field values by name", () => {
     expect(accepts(CustomFieldValuesPatch, { "a\u0000": { value: 1 } })).toBe(false)
     expect(accepts(CustomFieldValuesPatch, { a: 1 })).toBe(false)
     expect(accepts(CustomFieldValuesPatch, "a")).toBe(false)
+  })
+})
+
+describe("records of user-named keys", () => {
+  const record = storedKeysRecord(Schema.NumberFromString)
+
+  it("keep __proto__ and constructor as own keys, decoded and encoded", () => {
+    const parsed: unknown = JSON.parse("{\"__proto__\":\"1\",\"constructor\":\"2\",\"plain\":\"3\"}")
+    const decoded = Schema.decodeUnknownSync(record)(parsed)
+    expect(Object.entries(decoded)).toEqual([["__proto__", 1], ["constructor", 2], ["plain", 3]])
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype)
+    expect(JSON.stringify(Schema.encodeSync(record)(decoded))).toBe("{\"__proto__\":\"1\",\"constructor\":\"2\",\"plain\":\"3\"}")
+  })
+
+  it("name the key of a bad value, and refuse lists", () => {
+    const bad = Schema.decodeUnknownEither(record)({ good: "1", bad: "x" }, { errors: "all" })
+    expect(Either.isLeft(bad) && ParseResult.ArrayFormatter.formatErrorSync(bad.left).map((issue) => issue.path)).toEqual([["bad"]])
+    expect(accepts(record, ["1"])).toBe(false)
+    expect(accepts(record, null)).toBe(false)
+    // Validating a decoded value (as the use cases do) checks each entry against the value's type.
+    expect(Either.isRight(Schema.validateEither(record)({ n: 1 }))).toBe(true)
+    expect(Either.isLeft(Schema.validateEither(record)({ n: "1" }))).toBe(true)
   })
 })

@@ -304,6 +304,16 @@ describe("TrackEventsInput: required fields", () => {
     ).toBe("ok")
   })
 
+  it("keeps claims named __proto__ or constructor, as JSON.parse gives them", () => {
+    const sent = JSON.stringify(batchWith(makeEvent("page_view", { session: session({ visitorAuthClaims: { plan: "pro" } }) })))
+      .replace("\"plan\":\"pro\"", "\"__proto__\":\"pro\",\"constructor\":{\"beta\":true}")
+    const decoded = Schema.decodeUnknownSync(TrackEventsInput)(JSON.parse(sent))
+    const claims = decoded.events[3]!.session.visitorAuthClaims!
+    expect(Object.entries(claims)).toEqual([["__proto__", "pro"], ["constructor", { beta: true }]])
+    expect(Object.getPrototypeOf(claims)).toBe(Object.prototype)
+    expect(pathOf(JSON.parse(sent).events[3])).toBe("ok")
+  })
+
   it("refuses wrong enumerations at their path", () => {
     const cases: Array<[unknown, string]> = [
       [makeEvent("page_post_feedback", { feedback: { rating: "great" } }), "events.3.feedback.rating"],

@@ -420,7 +420,9 @@ const blockOf = (node: RootContent, where: Where, context: Context): Array<Docum
       return raw(node.value, "", where)
     case "math":
       if (can("math")) return [voidBlock("math", { formula: node.value })]
-      return [paragraph([{ object: "inline", type: "inline-math", isVoid: true, data: { formula: node.value } }])]
+      // Where a math block cannot stand it becomes inline math on one line (TeX reads a line break as a space):
+      // `$$` opening a line with more text after it would read back as a math block's fence and its meta.
+      return [paragraph([{ object: "inline", type: "inline-math", isVoid: true, data: { formula: node.value.replace(/\s*\n\s*/g, " ") } }])]
     case "table":
       return can("table") ? [tableBlock(node, context)] : raw(stringify({ type: "root", children: [node] }), "markdown", where)
     case "html":

@@ -23,3 +23,6 @@ export type {
 } from "./document.js"
 export { blocksOf, fromDocument, refOf, toDocument, urlOf } from "./document.js"
 export * from "./html.js"
+export { MAX_YAML_ALIASES, type Parsed, parseYamlOrJson, type TextFormat } from "./openapi/parse.js"
+export type { GitbookConfig, SummaryEntry, SummaryItem } from "./gitbook.js"
+export { defaultGitbookConfig, readGitbookConfig, readSummary, writeSummary } from "./gitbook.js"

@@ -145,6 +145,18 @@ export const contentPresenters = (base: string) => {
     reusableContents: [],
     tags: [],
     ...(view.mergedFrom !== undefined ? { mergedFrom: presentChangeRequest(view.mergedFrom) } : {}),
+    ...(view.git !== undefined
+      ? {
+        git: {
+          oid: view.git.oid,
+          message: view.git.message,
+          createdByService: view.git.createdByService,
+          createdByGitBook: view.git.createdByService,
+          ...(view.git.url !== undefined ? { url: view.git.url } : {}),
+          ref: view.git.ref
+        }
+      }
+      : {}),
     urls: { app: `${base}/s/${spaceId}/~/revisions/${view.revision.id}` }
   })
 

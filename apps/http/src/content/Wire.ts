@@ -81,6 +81,15 @@ export const RevisionObject = Schema.Struct({
   tags: Schema.Array(Schema.Unknown),
   /** For a merge: the change request it merged. */
   mergedFrom: Schema.optional(Schema.suspend(() => ChangeRequestObject)),
+  /** For a revision an import made: its commit (api.md Revision `git`; GitBook's `GitSyncCommit` names the flag `createdByGitBook`). */
+  git: Schema.optional(Schema.Struct({
+    oid: Schema.String,
+    message: Schema.String,
+    createdByService: Schema.Boolean,
+    createdByGitBook: Schema.Boolean,
+    url: Schema.optional(Schema.String),
+    ref: Schema.String
+  })),
   urls: Schema.Struct({ app: Schema.String })
 }).annotations({ identifier: "Revision" })
 

@@ -1,5 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { AggregateInput, TrackEventsInput } from "@octavo/domain"
+import { AggregateInput, storedKeysRecord, TrackEventsInput } from "@octavo/domain"
 import { Schema } from "effect"
 import { errors, Unauthorized } from "../shared/Errors.js"
 import { Authentication } from "../shared/Security.js"
@@ -17,7 +17,8 @@ export const AggregateColumnObject = Schema.Struct({
 
 export const VisitorSegmentObject = Schema.Struct({
   title: Schema.String,
-  claims: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  /** Named by the adaptive schema's properties: kept as own keys, `__proto__` included. */
+  claims: storedKeysRecord(Schema.Unknown),
   events: Schema.Number,
   visitors: Schema.Number,
   sessions: Schema.Number

@@ -81,4 +81,20 @@ export const parseUserAgent = (userAgent: string): UserAgentInfo => {
   }
 }
 
-export const UserAgentsLive = Layer.succeed(UserAgents, UserAgents.of({ parse: parseUserAgent }))
+/** Most of a site's traffic comes from a few hundred browsers: this many readings are kept, the oldest dropped first. */
+const REMEMBERED = 2_000
+
+/** `parseUserAgent` over a bounded memory of recent user agents (parsing is some tens of microseconds a string). */
+export const rememberingParser = (remembered = REMEMBERED) => {
+  const readings = new Map<string, UserAgentInfo>()
+  return (userAgent: string): UserAgentInfo => {
+    const known = readings.get(userAgent)
+    if (known !== undefined) return known
+    const info = parseUserAgent(userAgent)
+    if (readings.size >= remembered) readings.delete(readings.keys().next().value as string)
+    readings.set(userAgent, info)
+    return info
+  }
+}
+
+export const UserAgentsLive = Layer.sync(UserAgents, () => UserAgents.of({ parse: rememberingParser() }))

@@ -25,7 +25,7 @@ export class OrganizationsApi extends HttpApiGroup.make("organizations")
       .setPath(OrganizationPath)
       .setPayload(UpdateOrganizationInput)
       .addSuccess(OrganizationObject)
-      .pipe(errors(400, 403, 404, 409))
+      .pipe(errors(400, 403, 404, 409, 412))
   )
   .add(
     HttpApiEndpoint.get("byEmailDomain", "/v1/email-domains/:emailDomain/orgs")

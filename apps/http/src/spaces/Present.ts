@@ -1,5 +1,13 @@
-import type { CollectionView, CustomField, CustomFieldValueView, PublishedPlace, Role, SpaceView } from "@octavo/domain"
-import type { CollectionObject, CustomFieldObject, SpaceObject } from "./Wire.js"
+import type {
+  CollectionView,
+  CustomField,
+  CustomFieldValueView,
+  PublishedPlace,
+  Role,
+  SpaceGitSyncInfo,
+  SpaceView
+} from "@octavo/domain"
+import type { CollectionObject, CustomFieldObject, GitSyncStateObject, SpaceObject } from "./Wire.js"
 
 export const presentCollection = (base: string) => ({ collection: c, permissions }: CollectionView): typeof CollectionObject.Type => ({
   object: "collection",
@@ -27,30 +35,56 @@ export const withShareKey = (url: string, key: string | undefined): string =>
 export const publishedUrl = (base: string, place: PublishedPlace): string =>
   withShareKey([siteAddress(base, place), ...place.path].join("/"), place.shareKey)
 
-export const presentSpace = (base: string) => ({ counts, permissions, published, space: s }: SpaceView): typeof SpaceObject.Type => ({
-  object: "space",
-  id: s.id,
-  title: s.title,
-  emoji: s.emoji,
-  visibility: s.visibility,
-  createdAt: s.createdAt,
-  updatedAt: s.updatedAt,
-  ...(s.deletedAt !== undefined ? { deletedAt: s.deletedAt } : {}),
-  editMode: s.editMode,
-  mergeRules: { type: "inherit" },
-  urls: {
-    location: `${base}/v1/spaces/${s.id}`,
-    app: `${base}/o/${s.organizationId}/s/${s.id}`,
-    ...(published !== undefined ? { published: publishedUrl(base, published) } : {}),
-    ...(s.icon !== undefined ? { icon: s.icon } : {})
-  },
-  organization: s.organizationId,
-  ...(s.parentId !== null ? { parent: s.parentId } : {}),
-  revision: s.revisionId,
-  defaultLevel: s.defaultLevel,
-  ...counts,
-  permissions
+/** A space's Git Sync (GitBook's `GitSyncState`); it never held a credential. */
+export const presentGitSync = (spaceId: string, info: SpaceGitSyncInfo): GitSyncStateObject => ({
+  installationId: `space-${spaceId}`,
+  installationStatus: "active",
+  ...(info.installationProvider !== undefined ? { installationProvider: info.installationProvider } : {}),
+  ...(info.repoName !== undefined ? { repoName: info.repoName } : {}),
+  ...(info.url !== undefined ? { url: info.url } : {}),
+  updatedAt: info.updatedAt.toISOString(),
+  ...(info.operation !== undefined
+    ? {
+      operation: {
+        state: info.operation.state,
+        direction: info.operation.direction,
+        startedAt: info.operation.startedAt.toISOString(),
+        ...(info.operation.endedAt !== undefined ? { endedAt: info.operation.endedAt.toISOString() } : {}),
+        ...(info.operation.error !== undefined ? { error: info.operation.error } : {}),
+        ...(info.operation.revision !== undefined ? { revision: info.operation.revision } : {}),
+        ...(info.operation.commit !== undefined ? { commit: info.operation.commit } : {})
+      }
+    }
+    : {}),
+  operationTimeout: info.operationTimeout
 })
+
+export const presentSpace =
+  (base: string) => ({ counts, gitSync, permissions, published, space: s }: SpaceView): typeof SpaceObject.Type => ({
+    object: "space",
+    id: s.id,
+    title: s.title,
+    emoji: s.emoji,
+    visibility: s.visibility,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    ...(s.deletedAt !== undefined ? { deletedAt: s.deletedAt } : {}),
+    editMode: s.editMode,
+    mergeRules: { type: "inherit" },
+    urls: {
+      location: `${base}/v1/spaces/${s.id}`,
+      app: `${base}/o/${s.organizationId}/s/${s.id}`,
+      ...(published !== undefined ? { published: publishedUrl(base, published) } : {}),
+      ...(s.icon !== undefined ? { icon: s.icon } : {})
+    },
+    organization: s.organizationId,
+    ...(s.parentId !== null ? { parent: s.parentId } : {}),
+    revision: s.revisionId,
+    defaultLevel: s.defaultLevel,
+    ...(gitSync !== undefined ? { gitSync: presentGitSync(s.id, gitSync) } : {}),
+    ...counts,
+    permissions
+  })
 
 /** A space with a member's permission in it. */
 export const presentMemberSpace = (base: string) => {

@@ -21,6 +21,27 @@ export const CollectionObject = Schema.Struct({
   })
 }).annotations({ identifier: "Collection" })
 
+/** GitBook's `GitSyncState`: a space's `gitSync`, and what `GET git/info` answers (conventions-2.md §8). */
+export const GitSyncStateObject = Schema.Struct({
+  installationId: Schema.String,
+  installationStatus: Schema.Literal("active"),
+  installationProvider: Schema.optional(Schema.String),
+  repoName: Schema.optional(Schema.String),
+  url: Schema.optional(Schema.String),
+  updatedAt: Schema.String,
+  operation: Schema.optional(Schema.Struct({
+    state: Schema.Literal("running", "success", "failure", "timeout"),
+    direction: Schema.Literal("import", "export"),
+    startedAt: Schema.String,
+    endedAt: Schema.optional(Schema.String),
+    error: Schema.optional(Schema.String),
+    revision: Schema.optional(Schema.String),
+    commit: Schema.optional(Schema.String)
+  })),
+  operationTimeout: Schema.Number
+}).annotations({ identifier: "GitSyncState" })
+export type GitSyncStateObject = typeof GitSyncStateObject.Type
+
 /** GitBook's merge rules of a space; Octavo has none of its own, so a space follows its organization's. */
 const MergeRules = Schema.Struct({ type: Schema.Literal("inherit") })
 
@@ -43,6 +64,8 @@ export const SpaceObject = Schema.Struct({
   parent: Schema.optional(CollectionId),
   revision: Space.fields.revisionId,
   ...Space.pick("defaultLevel").fields,
+  /** Once an operation or a `gitInfo` was recorded. */
+  gitSync: Schema.optional(GitSyncStateObject),
   comments: Schema.Number,
   changeRequests: Schema.Number,
   changeRequestsOpen: Schema.Number,

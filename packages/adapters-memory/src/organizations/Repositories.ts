@@ -43,6 +43,7 @@ export const MemoryOrganizationRepository = layerOver(
       ),
     update: (organization) => organizations.replace(organization.id, organization, (held) => hostnameConflict(held, organization)),
     findById: organizations.get,
+    findByHostname: (hostname) => organizations.find((o) => o.hostname === hostname),
     listForUser: (userId, page) =>
       store.read((state) => {
         const mine = organizations.valuesIn(state).filter((o) => HashMap.has(members.in(state), pairKey(o.id, userId)))

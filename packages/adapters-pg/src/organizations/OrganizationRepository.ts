@@ -31,6 +31,11 @@ export const OrganizationRepositoryLive = Layer.effect(
       insert: (organization) => guarded(insert(organization), conflictReason(organization)),
       update: (organization) => guarded(update(organization), conflictReason(organization)),
       findById: findOne(OrganizationId, OrganizationRow, (id) => sql`SELECT * FROM organizations WHERE id = ${id}`),
+      findByHostname: findOne(
+        Schema.String,
+        OrganizationRow,
+        (hostname) => sql`SELECT * FROM organizations WHERE hostname = ${hostname}`
+      ),
       listForUser: (userId, page) =>
         selectPage(sql, {
           select: sql`o.*`,

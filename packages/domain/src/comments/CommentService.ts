@@ -1,11 +1,11 @@
-import { blocksOf, type JSONDocument, linksOf, markdownProblem } from "@octavo/markdown"
+import { type JSONDocument, markdownProblem } from "@octavo/markdown"
 import { Effect, Option, Schema } from "effect"
 import { type ChangeRequest } from "../content/ChangeRequest.js"
 import { ChangeRequests } from "../content/ChangeRequestService.js"
 import { documentToMarkdown } from "../content/Document.js"
 import type { ContentPage, RevisionContent } from "../content/Page.js"
 import { ChangeRequestRepository, RevisionContentRepository } from "../content/Ports.js"
-import { pathIndex, resolveLinksIn } from "../content/Resolve.js"
+import { pathIndex, resolveLinksWith } from "../content/Resolve.js"
 import { Actor } from "../identity/Actor.js"
 import { UserRepository } from "../identity/Ports.js"
 import type { User } from "../identity/User.js"
@@ -13,6 +13,7 @@ import { Conflict, Forbidden, InvalidInput, NotFound } from "../shared/Errors.js
 import { CommentId, CommentReplyId, PageId, type RevisionId, type SpaceId, UserId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import type { Order, Page, PageRequest } from "../shared/Pagination.js"
+import { blocksTask, HeavyWork, linksTask } from "../shared/HeavyWork.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
@@ -98,6 +99,7 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
     const users = yield* UserRepository
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
+    const work = yield* HeavyWork
 
     const isCommentId = Schema.is(CommentId)
     const isReplyId = Schema.is(CommentReplyId)
@@ -157,23 +159,28 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
         if (markdown.length > MAX_COMMENT_LENGTH) {
           return yield* new InvalidInput({ field, rule: `must be at most ${MAX_COMMENT_LENGTH} characters, got ${markdown.length}` })
         }
-        const nested = () => new InvalidInput({ field, rule: "is nested too deeply to be read" })
-        const links = yield* Effect.try({ try: () => linksOf(markdown), catch: nested })
+        const unreadable = ({ rule }: { readonly rule: string }) => new InvalidInput({ field, rule })
+        const links = yield* Effect.mapError(work.run(linksTask, markdown), unreadable)
         if (links.length === 0) return markdown
         const all = yield* content
-        return yield* Effect.try({ try: () => resolveLinksIn(markdown, all, pathIndex(all), from), catch: nested })
+        return yield* Effect.mapError(resolveLinksWith(work, markdown, links, all, pathIndex(all), from), unreadable)
       })
 
-    /** The keys and texts of a page's top-level blocks, read once per page version within a call. */
+    /**
+     * The keys and texts of a page's top-level blocks, read once per page version within a call. A page that
+     * cannot be read (not within the time given) shows no blocks: comments on it read as outdated.
+     */
     const blockCache = () => {
       const cache = new Map<ContentPage, ReadonlyMap<string, string>>()
-      return (page: ContentPage): ReadonlyMap<string, string> => {
-        let blocks = cache.get(page)
-        if (blocks === undefined) {
-          blocks = page.kind === "document" ? new Map(blocksOf(page.markdown).map((b) => [b.key, b.text])) : new Map()
+      return (page: ContentPage): Effect.Effect<ReadonlyMap<string, string>> => {
+        const cached = cache.get(page)
+        if (cached !== undefined) return Effect.succeed(cached)
+        const read = page.kind === "document" ? Effect.orElseSucceed(work.run(blocksTask, page.markdown), () => []) : Effect.succeed([])
+        return Effect.map(read, (list) => {
+          const blocks = new Map(list.map((b) => [b.key, b.text]))
           cache.set(page, blocks)
-        }
-        return blocks
+          return blocks
+        })
       }
     }
 
@@ -226,7 +233,7 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
           const pageId = comment.pageId as PageId
           const now = current.pages.get(pageId)
           if (now !== undefined) {
-            const outdated = comment.node !== undefined && blocks(now).get(comment.node.id) === undefined
+            const outdated = comment.node !== undefined && (yield* blocks(now)).get(comment.node.id) === undefined
             answered.set(comment.id, describe(now, currentPaths.pathOf.get(pageId), outdated))
             continue
           }
@@ -329,7 +336,7 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
             const blocks = blockCache()
             const candidates = page !== undefined ? [page] : [...(yield* content).pages.values()]
             for (const candidate of candidates) {
-              const text = blocks(candidate).get(valid.node)
+              const text = (yield* blocks(candidate)).get(valid.node)
               if (text !== undefined) {
                 node = { id: valid.node, preview: text.slice(0, MAX_NODE_PREVIEW) }
                 nodePage = candidate

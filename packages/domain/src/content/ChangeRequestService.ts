@@ -5,6 +5,7 @@ import { Conflict, NotFound } from "../shared/Errors.js"
 import { ChangeRequestId, type FileId, type PageId, type RevisionId, type SpaceId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import type { PageRequest } from "../shared/Pagination.js"
+import { HeavyWork } from "../shared/HeavyWork.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
@@ -49,6 +50,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const written = yield* makeRevisions
     const users = yield* UserRepository
     const comments = yield* ChangeRequestComments
+    const work = yield* HeavyWork
 
     /** Change requests as read, with their authors found in one lookup and their open comments counted in one. */
     const views = (space: Space, list: ReadonlyArray<ChangeRequest>) =>
@@ -246,7 +248,8 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
             storeBlob: contentService.storeBlob,
             fetched,
             revertBase: contents.load(changeRequest.baseRevisionId),
-            revisionContent: contentService.contentOfRevision(space.id)
+            revisionContent: contentService.contentOfRevision(space.id),
+            work
           })
           const revision = yield* written.record(proof, [changeRequest.revisionId], "edits", at, {
             on: changeRequest.revisionId,

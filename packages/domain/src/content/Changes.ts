@@ -1,11 +1,12 @@
-import { fromDocument, type JSONDocument, markdownProblem, readPage } from "@octavo/markdown"
+import { fromDocument, type JSONDocument, markdownProblem } from "@octavo/markdown"
 import { Effect } from "effect"
 import { Conflict, InvalidInput } from "../shared/Errors.js"
+import { type HeavyWorkRunner, linksTask, readPageTask, runHere } from "../shared/HeavyWork.js"
 import { FileId, PageId, type RevisionId } from "../shared/Ids.js"
 import { keyBetween } from "../shared/Position.js"
 import { slugify } from "./Markdown.js"
 import type { ContentChange, ContentDelta, ContentPage, DocumentInput, File, InsertPage, RevisionContent } from "./Page.js"
-import { byPosition, pathIndex, resolveLinksIn } from "./Resolve.js"
+import { byPosition, pathIndex, resolveLinksWith } from "./Resolve.js"
 
 /** Largest file a change may carry, decoded. */
 export const MAX_FILE_BYTES = 1024 * 1024
@@ -21,6 +22,8 @@ export interface ChangeContext {
   readonly revertBase: Effect.Effect<RevisionContent>
   /** The content of a revision of the same space; undefined for any other id. */
   readonly revisionContent: (revisionId: RevisionId) => Effect.Effect<RevisionContent | undefined>
+  /** Where pages are parsed (`HeavyWork`); here, in this thread, when not given. */
+  readonly work?: HeavyWorkRunner | undefined
 }
 
 const decodeBase64 = (text: string): Uint8Array | undefined => {
@@ -47,6 +50,10 @@ const extensionTypes: Readonly<Record<string, string>> = {
   yml: "application/yaml",
   zip: "application/zip"
 }
+
+/** A file's content type from its name's extension; `application/octet-stream` when it says nothing known. */
+export const contentTypeOf = (name: string): string =>
+  extensionTypes[name.slice(name.lastIndexOf(".") + 1).toLowerCase()] ?? "application/octet-stream"
 
 /** Width and height of PNG, GIF and JPEG images, read from their headers. */
 export const imageDimensions = (bytes: Uint8Array): { readonly width: number; readonly height: number } | undefined => {
@@ -116,13 +123,10 @@ const markdownOf = (document: DocumentInput | undefined, field: string): Effect.
  * A document's fields and body. Markdown the parser would take too long on (`markdownProblem`) or
  * cannot hold (nested thousands deep) is invalid input.
  */
-const readDocument = (markdown: string, field: string) => {
+const readDocument = (work: HeavyWorkRunner, markdown: string, field: string) => {
   const problem = markdownProblem(markdown)
   if (problem !== undefined) return Effect.fail(new InvalidInput({ field, rule: problem }))
-  return Effect.try({
-    try: () => readPage(markdown, { takeTitle: true }),
-    catch: () => new InvalidInput({ field, rule: "is nested too deeply to be read" })
-  })
+  return Effect.mapError(work.run(readPageTask, markdown, true), ({ rule }) => new InvalidInput({ field, rule }))
 }
 
 /** An emoji or icon as a change sets it: absent leaves it, empty or null removes it. */
@@ -148,6 +152,7 @@ export const applyChanges = (
     const touchedPages = new Set<PageId>()
     const touchedFiles = new Set<FileId>()
     const outcomes = new Map<PageId, PageOutcome>()
+    const work = context.work ?? { run: runHere }
     const insertedFiles: Array<File> = []
     /** Pages whose markdown this batch wrote, with the field that wrote it: their links are resolved at the end. */
     const authored = new Map<PageId, string>()
@@ -215,7 +220,7 @@ export const applyChanges = (
           if (kind === "link" && change.href === undefined) return yield* invalid("href", "is required for a link page")
           yield* claimRef(change.ref, "ref")
           const markdown = yield* markdownOf(change.document, field("document.document"))
-          const read = yield* readDocument(markdown ?? "", field("document"))
+          const read = yield* readDocument(work, markdown ?? "", field("document"))
           const title = read.title ?? change.title ?? "Untitled"
           const into = change.into ?? null
           const position = yield* placeUnder(into, change.at)
@@ -251,7 +256,7 @@ export const applyChanges = (
           const current = pages.get(change.page)
           if (current === undefined) return yield* invalid("page", `page ${change.page} is not in this revision`)
           const markdown = yield* markdownOf(change.document, field("document.document"))
-          const read = markdown === undefined ? undefined : yield* readDocument(markdown, field("document"))
+          const read = markdown === undefined ? undefined : yield* readDocument(work, markdown, field("document"))
           const into = change.into === undefined ? current.parentId : change.into
           const moves = change.into !== undefined || change.at !== undefined
           const position = moves ? yield* placeUnder(into, change.at, current.id) : current.position
@@ -348,12 +353,11 @@ export const applyChanges = (
                 `must be at most ${MAX_FILE_BYTES} bytes, got ${bytes.length}`
               )
             }
-            const extension = entry.name.split(".").pop()?.toLowerCase() ?? ""
             const dimensions = imageDimensions(bytes)
             const file: File = {
               id: FileId.make(yield* context.newId),
               name: entry.name,
-              contentType: entry.contentType ?? sentType ?? extensionTypes[extension] ?? "application/octet-stream",
+              contentType: entry.contentType ?? sentType ?? contentTypeOf(entry.name),
               size: bytes.length,
               blobKey: yield* context.storeBlob(bytes),
               createdAt: context.now,
@@ -376,11 +380,11 @@ export const applyChanges = (
       for (const [id, documentField] of authored) {
         const page = pages.get(id)
         if (page === undefined) continue
-        const markdown = yield* Effect.try({
-          try: () => resolveLinksIn(page.markdown, after, paths, id, refs),
-          // The parser's own limits (a stack overflow on markdown nested thousands deep).
-          catch: () => new InvalidInput({ field: documentField, rule: "is nested too deeply to be read" })
-        })
+        // The parser's own limits (a stack overflow on markdown nested thousands deep, its time) are invalid input.
+        const markdown = yield* Effect.flatMap(
+          work.run(linksTask, page.markdown),
+          (links) => resolveLinksWith(work, page.markdown, links, after, paths, id, refs)
+        ).pipe(Effect.mapError(({ rule }) => new InvalidInput({ field: documentField, rule })))
         if (markdown !== page.markdown) pages.set(id, { ...page, markdown })
       }
     }

@@ -3,6 +3,7 @@ import { Conflict, NotFound } from "../shared/Errors.js"
 import type { FileId, OrganizationId, PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import { type Keyset, pageInMemory, type PageRequest } from "../shared/Pagination.js"
+import { HeavyWork } from "../shared/HeavyWork.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
@@ -15,7 +16,14 @@ import { type AppliedChange, applyChanges, type FetchedFile, type PageOutcome, p
 import { makeFileFetch } from "./Fetch.js"
 import { ContentChanges, type File, type RevisionContent } from "./Page.js"
 import { type Link, type LinkStatus, linksOf } from "./Links.js"
-import { BlobStore, ChangeRequestComments, ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
+import {
+  BlobStore,
+  ChangeRequestComments,
+  ChangeRequestRepository,
+  RevisionContentRepository,
+  RevisionGitOrigins,
+  type RevisionGitInfo
+} from "./Ports.js"
 import { makeRevisions } from "./Revisions.js"
 
 const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("")
@@ -26,6 +34,8 @@ export interface RevisionView {
   readonly content: RevisionContent
   /** For a merge revision: the change request it merged. */
   readonly mergedFrom?: ChangeRequestView | undefined
+  /** For a revision an import made: the Git commit it came from. */
+  readonly git?: RevisionGitInfo | undefined
 }
 
 /** A revision a batch of changes made, with what the batch did to pages and the files it added. */
@@ -48,6 +58,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const fetchFiles = yield* makeFileFetch
     const users = yield* UserRepository
     const comments = yield* ChangeRequestComments
+    const gitOrigins = yield* RevisionGitOrigins
+    const work = yield* HeavyWork
 
     const storeBlob = (bytes: Uint8Array) =>
       Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(bytes))).pipe(
@@ -69,7 +81,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
           createdBy: Option.getOrUndefined(yield* users.findById(changeRequest.createdBy)),
           openComments: (yield* comments.openCounts([changeRequest.id])).get(changeRequest.id) ?? 0
         }
-        return { revision: revision.value, content: yield* contents.load(revisionId), mergedFrom } satisfies RevisionView
+        const git = Option.getOrUndefined(yield* gitOrigins.of(revisionId))
+        return { revision: revision.value, content: yield* contents.load(revisionId), mergedFrom, git } satisfies RevisionView
       })
 
     /** The space's active revision; `read` level. */
@@ -124,7 +137,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
             storeBlob,
             fetched,
             revertBase: Effect.succeed(base),
-            revisionContent: contentOfRevision(space.id)
+            revisionContent: contentOfRevision(space.id),
+            work
           })
           const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta: applied.delta })
           yield* written.activate(space, revision, base, applied.content, applied.delta)

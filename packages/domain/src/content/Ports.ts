@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import type { Conflict } from "../shared/Errors.js"
 import type { ChangeRequestId, PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
@@ -79,6 +79,24 @@ export class ChangeRequestComments extends Context.Tag("@octavo/domain/ChangeReq
   /** The open comments of those of the change requests that have any; the others count zero. */
   readonly openCounts: (changeRequestIds: ReadonlyArray<ChangeRequestId>) => Effect.Effect<ReadonlyMap<ChangeRequestId, number>>
 }>() {}
+
+/** The Git commit a revision was imported from (conventions-2.md §8, Revision `git`). */
+export interface RevisionGitInfo {
+  readonly oid: string
+  readonly message: string
+  /** Whether Octavo itself made the commit, by an export. */
+  readonly createdByService: boolean
+  /** `repoCommitURL` + oid, when the import gave a `repoCommitURL`. */
+  readonly url?: string | undefined
+  readonly ref: string
+}
+
+/** Where revisions came from in Git, which the gitsync context keeps; without it, none came from Git. */
+export class RevisionGitOrigins extends Context.Reference<RevisionGitOrigins>()("@octavo/domain/RevisionGitOrigins", {
+  defaultValue: () => ({
+    of: (_revisionId: RevisionId): Effect.Effect<Option.Option<RevisionGitInfo>> => Effect.succeed(Option.none())
+  })
+}) {}
 
 /** The storage the content context owns. */
 export type ContentPorts = RevisionContentRepository | BlobStore | ChangeRequestRepository

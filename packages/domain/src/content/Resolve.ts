@@ -1,4 +1,6 @@
-import { rewriteLinks } from "@octavo/markdown"
+import { type Link, rewriteLinks } from "@octavo/markdown"
+import { Effect } from "effect"
+import { type HeavyWorkRunner, linkKey, rewriteLinksTask, type Unreadable } from "../shared/HeavyWork.js"
 import type { FileId, PageId } from "../shared/Ids.js"
 import type { ContentPage, RevisionContent } from "./Page.js"
 
@@ -154,6 +156,12 @@ export const resolveLink = (
   return file(name === "" ? undefined : paths.filesByName.get(name))
 }
 
+/** What `resolveLinksIn` does with a url: undefined leaves it, null takes the link out, a string replaces it. */
+const canonicalDecision = (content: RevisionContent, paths: PathIndex, from: PageId | null, url: string, refs: BatchRefs) => {
+  const reached = resolveLink(content, paths, from, url, refs)
+  return reached.kind === "external" ? undefined : reached.kind === "nowhere" ? null : canonicalUrl(reached)
+}
+
 /**
  * Markdown written in page `from` (null: at the root) with its links to the content made canonical:
  * links that lead nowhere become plain text, external links stay. Throws on markdown the parser
@@ -165,8 +173,25 @@ export const resolveLinksIn = (
   paths: PathIndex,
   from: PageId | null,
   refs: BatchRefs = noRefs
-): string =>
-  rewriteLinks(markdown, (link) => {
-    const reached = resolveLink(content, paths, from, link.url, refs)
-    return reached.kind === "external" ? undefined : reached.kind === "nowhere" ? null : canonicalUrl(reached)
-  })
+): string => rewriteLinks(markdown, (link) => canonicalDecision(content, paths, from, link.url, refs))
+
+/**
+ * `resolveLinksIn` with its parses on `work`, given the page's `links` (`linksTask`): the page is
+ * parsed again to rewrite it only when one of its links changes.
+ */
+export const resolveLinksWith = (
+  work: HeavyWorkRunner,
+  markdown: string,
+  links: ReadonlyArray<Link>,
+  content: RevisionContent,
+  paths: PathIndex,
+  from: PageId | null,
+  refs: BatchRefs = noRefs
+): Effect.Effect<string, Unreadable> => {
+  const decisions: Array<readonly [string, string | null]> = []
+  for (const link of links) {
+    const decision = canonicalDecision(content, paths, from, link.url, refs)
+    if (decision !== undefined && decision !== link.url) decisions.push([linkKey(link), decision])
+  }
+  return decisions.length === 0 ? Effect.succeed(markdown) : work.run(rewriteLinksTask, markdown, decisions)
+}

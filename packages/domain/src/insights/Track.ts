@@ -40,7 +40,7 @@ const maxCookies = 50
 const maxClaimsBytes = 4096
 
 /** GitBook's PlainObject, kept to 4 KiB of JSON text. */
-const VisitorAuthClaims = Schema.Record({ key: Schema.String, value: Schema.Unknown }).pipe(
+const VisitorAuthClaims = storedKeysRecord(Schema.Unknown).pipe(
   Schema.filter((claims) => Schema.is(StoredJson)(claims) || "must not contain NUL characters or lone surrogates"),
   Schema.filter((claims) => {
     const bytes = new TextEncoder().encode(JSON.stringify(claims)).length

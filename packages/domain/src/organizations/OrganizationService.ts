@@ -3,6 +3,7 @@ import { Actor } from "../identity/Actor.js"
 import { OrganizationId, type UserId } from "../shared/Ids.js"
 import { EmailDomain, validate } from "../shared/Limits.js"
 import type { PageRequest } from "../shared/Pagination.js"
+import { PreconditionFailed } from "../shared/Errors.js"
 import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
@@ -14,7 +15,7 @@ import {
   UpdateOrganizationInput
 } from "./Organization.js"
 import { noOrganizationPermissions, organizationPermissions, type OrganizationPermissions, requireRole } from "./Policy.js"
-import { MemberRepository, OrganizationRepository, TeamRepository } from "./Ports.js"
+import { MemberRepository, OrganizationRepository, SsoProviders, TeamRepository } from "./Ports.js"
 
 /** An organization with what the caller may do in it. */
 export interface OrganizationView {
@@ -38,6 +39,7 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
     const uow = yield* UnitOfWork
     const teams = yield* TeamRepository
     const accessOrganization = yield* makeAccess
+    const ssoProviders = yield* SsoProviders
 
     /** Whether the member owns one of the organization's teams: a count, not a list. */
     const ownsTeam = (member: Member) =>
@@ -125,7 +127,15 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
           ...clearable("logo", valid.logo, logo),
           ...clearable("defaultContent", valid.defaultContent, defaultContent)
         }
-        yield* organizations.update(updated)
+        yield* uow.transaction(Effect.gen(function*() {
+          // Enforcing SSO needs a provider to sign in with (conventions-2.md §4).
+          if (valid.sso === true && !(yield* ssoProviders.hasActive(organizationId))) {
+            return yield* new PreconditionFailed({
+              reason: "sso: the organization has no active SAML provider; register one with an entityID, ssoURL and certificate first"
+            })
+          }
+          yield* organizations.update(updated)
+        }))
         return yield* view(updated, member)
       })
 

@@ -13,8 +13,9 @@ import type { Invite, Member, TeamMembership } from "./Organization.js"
  */
 
 /**
- * What the caller may do in an organization, as GitBook names it. Flags of features Octavo does not
- * have (OpenAPI specifications, billing, integrations) are false: no one can do those here.
+ * What the caller may do in an organization, as GitBook names it. Billing is a feature Octavo does
+ * not have: no one views it. The OpenAPI and integration flags restate those contexts' policies
+ * (conventions-2.md §5 and §7), which come after this one.
  */
 export const OrganizationPermissions = Schema.Struct({
   /** Reads the organization: any member, guests included. */
@@ -42,13 +43,14 @@ export const organizationPermissions = (member: Member, ownsTeam: boolean): Orga
   admin: isAdmin(member),
   ownTeam: ownsTeam,
   createContent: atLeast(member.role, "create"),
-  createOpenAPISpec: false,
+  createOpenAPISpec: atLeast(member.role, "create"),
   viewBilling: false,
   listMembers: !isGuest(member),
   listTeams: !isGuest(member),
-  listIntegrations: false,
-  listInstallations: false,
-  installIntegration: false
+  // Integrations visible to the organization; installations in it are its admins' to see and make.
+  listIntegrations: !isGuest(member),
+  listInstallations: isAdmin(member),
+  installIntegration: isAdmin(member)
 })
 
 /** A non-member (seeing an organization it could join) may do nothing in it. */

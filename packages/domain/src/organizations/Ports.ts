@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, Effect, type Option } from "effect"
 import type { Acquaintances } from "../identity/Ports.js"
 import type { User } from "../identity/User.js"
 import type { Conflict } from "../shared/Errors.js"
@@ -13,6 +13,8 @@ export class OrganizationRepository extends Context.Tag("@octavo/domain/Organiza
   /** Fails with Conflict when the hostname is taken. */
   readonly update: (organization: Organization) => Effect.Effect<void, Conflict>
   readonly findById: (id: OrganizationId) => Effect.Effect<Option.Option<Organization>>
+  /** The organization whose hostname (its subdomain) this is. */
+  readonly findByHostname: (hostname: string) => Effect.Effect<Option.Option<Organization>>
   /** Organizations the user is a member of, by (createdAt, id) ascending. */
   readonly listForUser: (userId: UserId, page: PageRequest) => Effect.Effect<Page<Organization>>
   /** Organizations whose emailDomains include the (lower-cased) domain, by (createdAt, id). */
@@ -103,6 +105,17 @@ export class InviteRepository extends Context.Tag("@octavo/domain/InviteReposito
   /** Keyset over (createdAt in epoch ms, id) ascending. */
   readonly list: (organizationId: OrganizationId, page: PageRequest) => Effect.Effect<Page<Invite>>
 }>() {}
+
+/**
+ * Whether an organization has an active SAML provider, which enforcing SSO needs (conventions-2.md
+ * §4). The sso context answers it; until then no organization has one. Inside a unit of work the
+ * answer holds until the unit ends: no provider leaves meanwhile.
+ */
+export class SsoProviders extends Context.Reference<SsoProviders>()("@octavo/domain/SsoProviders", {
+  defaultValue: (): { readonly hasActive: (organizationId: OrganizationId) => Effect.Effect<boolean> } => ({
+    hasActive: () => Effect.succeed(false)
+  })
+}) {}
 
 /** The storage the organizations context owns, with identity's `Acquaintances`, which it answers. */
 export type OrganizationsPorts = OrganizationRepository | MemberRepository | TeamRepository | InviteRepository | Acquaintances

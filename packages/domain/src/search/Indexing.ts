@@ -1,7 +1,9 @@
+import type { Section as MarkdownSection } from "@octavo/markdown"
 import { Effect, Layer, Option } from "effect"
 import { pathOf } from "../content/Changes.js"
 import type { ContentDelta, ContentPage, RevisionContent } from "../content/Page.js"
 import { ContentIndexer } from "../content/Ports.js"
+import { HeavyWork, type HeavyWorkRunner, sectionsTask } from "../shared/HeavyWork.js"
 import type { PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import { type Ancestor, type SearchDocument, SearchIndex } from "./Ports.js"
 import { lexemesOf, sectionsOf } from "./Text.js"
@@ -28,14 +30,15 @@ export const ancestorsOf = (content: RevisionContent, page: ContentPage): Readon
   return above
 }
 
-/** What the index keeps of a page at `path`, under `ancestors`. */
+/** What the index keeps of a page at `path`, under `ancestors`; `parts` are its markdown's sections when already read. */
 export const documentOf = (
   spaceId: SpaceId,
   page: ContentPage,
   path: string,
-  ancestors: ReadonlyArray<Ancestor> = []
+  ancestors: ReadonlyArray<Ancestor> = [],
+  parts?: ReadonlyArray<MarkdownSection>
 ): SearchDocument => {
-  const sections = sectionsOf(page)
+  const sections = sectionsOf(page, parts)
   const titleLexemes = lexemesOf(page.title)
   const lexemes = new Set<string>()
   let bytes = 0
@@ -65,20 +68,31 @@ export const documentOf = (
   }
 }
 
-/** The document of a page of a revision, with its path and ancestors there. */
-const documentIn = (spaceId: SpaceId, content: RevisionContent, page: ContentPage): SearchDocument =>
-  documentOf(spaceId, page, pathOf(content, page), ancestorsOf(content, page))
+/**
+ * The document of a page of a revision, with its path and ancestors there; its markdown read by `work`. A page whose
+ * markdown cannot be read there (not within the time given) is found by its title and description only.
+ */
+const documentIn = (work: HeavyWorkRunner, spaceId: SpaceId, content: RevisionContent, page: ContentPage) =>
+  work.run(sectionsTask, page.markdown).pipe(
+    Effect.catchTag("Unreadable", ({ rule }) =>
+      Effect.as(
+        Effect.logWarning("A page is indexed without its text").pipe(Effect.annotateLogs({ spaceId, pageId: page.id, rule })),
+        []
+      )),
+    Effect.map((parts) => documentOf(spaceId, page, pathOf(content, page), ancestorsOf(content, page), parts))
+  )
 
 /**
  * The documents a new revision changes: pages the delta touched, and every page under one whose
  * slug, title or parent changed (their paths or ancestors changed with it); and the pages it removed.
  */
 export const documentsChanged = (
+  work: HeavyWorkRunner,
   spaceId: SpaceId,
   before: RevisionContent,
   after: RevisionContent,
   delta: ContentDelta
-): { readonly documents: ReadonlyArray<SearchDocument>; readonly removed: ReadonlyArray<PageId> } => {
+): Effect.Effect<{ readonly documents: ReadonlyArray<SearchDocument>; readonly removed: ReadonlyArray<PageId> }> => {
   const touched = new Set<PageId>()
   const reachBelow = new Set<PageId>()
   for (const page of delta.pages) {
@@ -99,17 +113,20 @@ export const documentsChanged = (
       }
     }
   }
-  const documents: Array<SearchDocument> = []
-  for (const id of touched) {
+  const pages = Array.from(touched).flatMap((id) => {
     const page = after.pages.get(id)
-    if (page !== undefined) documents.push(documentIn(spaceId, after, page))
-  }
-  return { documents, removed: delta.deletedPages.filter((id) => !after.pages.has(id)) }
+    return page === undefined ? [] : [page]
+  })
+  return Effect.map(Effect.forEach(pages, (page) => documentIn(work, spaceId, after, page)), (documents) => ({
+    documents,
+    removed: delta.deletedPages.filter((id) => !after.pages.has(id))
+  }))
 }
 
 /** Keeps the search index in step with spaces' active revisions; call inside the unit of work that changes them. */
 export const makeIndexing = Effect.gen(function*() {
   const index = yield* SearchIndex
+  const work = yield* HeavyWork
 
   /** Indexes all of a space's active revision `revisionId` anew (a duplicate, a space left behind). */
   const whole = (spaceId: SpaceId, revisionId: RevisionId, content: RevisionContent) =>
@@ -117,7 +134,10 @@ export const makeIndexing = Effect.gen(function*() {
       index.removeSpace(spaceId),
       content.pages.size === 0
         ? Effect.void
-        : index.update(spaceId, Array.from(content.pages.values(), (page) => documentIn(spaceId, content, page)), []),
+        : Effect.flatMap(
+          Effect.forEach(content.pages.values(), (page) => documentIn(work, spaceId, content, page)),
+          (documents) => index.update(spaceId, documents, [])
+        ),
       index.markIndexed(spaceId, revisionId)
     ], { discard: true })
 
@@ -136,11 +156,11 @@ export const makeIndexing = Effect.gen(function*() {
   ) =>
     Effect.flatMap(index.indexedRevision(spaceId), (indexed) => {
       if (Option.getOrUndefined(indexed) !== from) return whole(spaceId, to, after)
-      const { documents, removed } = documentsChanged(spaceId, before, after, delta)
-      return Effect.zipRight(
-        documents.length === 0 && removed.length === 0 ? Effect.void : index.update(spaceId, documents, removed),
-        index.markIndexed(spaceId, to)
-      )
+      return Effect.flatMap(documentsChanged(work, spaceId, before, after, delta), ({ documents, removed }) =>
+        Effect.zipRight(
+          documents.length === 0 && removed.length === 0 ? Effect.void : index.update(spaceId, documents, removed),
+          index.markIndexed(spaceId, to)
+        ))
     })
 
   return { changed, whole, remove: (spaceId: SpaceId) => index.removeSpace(spaceId) }

@@ -1,4 +1,4 @@
-import { anchorOf as githubAnchor, plainText as textOf, sections } from "@octavo/markdown"
+import { anchorOf as githubAnchor, plainText as textOf, type Section as MarkdownSection, sections } from "@octavo/markdown"
 import type { ContentPage } from "../content/Page.js"
 import type { Section } from "./Ports.js"
 import { stem } from "./Stemmer.js"
@@ -50,8 +50,11 @@ export const anchorOf = (heading: string): string => githubAnchor(heading)
  * then each heading with the body under it. Headings inside code do not count; anchors repeated in
  * a page get `-1`, `-2`… as readers' browsers expect.
  */
-export const sectionsOf = (page: Pick<ContentPage, "id" | "title" | "markdown">): ReadonlyArray<Section> =>
-  sections(page.markdown).map((section) =>
+export const sectionsOf = (
+  page: Pick<ContentPage, "id" | "title" | "markdown">,
+  parts: ReadonlyArray<MarkdownSection> = sections(page.markdown)
+): ReadonlyArray<Section> =>
+  parts.map((section) =>
     section.heading === undefined
       ? { id: page.id, title: page.title, anchor: "", body: section.text }
       : { id: section.anchor, title: section.heading, anchor: section.anchor, body: section.text }

@@ -1,4 +1,4 @@
-import { Effect, ParseResult, Schema } from "effect"
+import { Effect, Either, JSONSchema, ParseResult, Schema, type SchemaAST } from "effect"
 import { InvalidInput } from "./Errors.js"
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
@@ -20,20 +20,67 @@ export const StoredString = Schema.String.pipe(
   Schema.filter((s) => unstorableText(s) ?? true)
 )
 
+/** A record's JSON Schema, without the `$schema` line a whole document carries. */
+const recordJsonSchema = <A, I>(record: Schema.Schema<A, I>): object => {
+  const { $schema: _, ...schema } = JSONSchema.make(Schema.encodedSchema(record))
+  return schema
+}
+
+/** Sets an own, enumerable data property: `__proto__` and `constructor` are names like any other, not the prototype. */
+const defineOwn = (target: Record<string, unknown>, key: string, value: unknown) =>
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+
 /**
- * An object of user-named keys, each a StoredString. Schema.Record would drop a key its key schema
- * refuses without a word; this refuses the object instead.
+ * An object of user-named keys, each a StoredString, read by its own keys. Schema.Record would drop
+ * a key its key schema refuses without a word (this refuses the object instead), and rebuilds the
+ * object by assignment, where a key named `__proto__` sets the prototype and its value is lost.
  */
-export const storedKeysRecord = <A, I, R>(value: Schema.Schema<A, I, R>) =>
-  Schema.Record({ key: Schema.String, value }).pipe(
-    Schema.filter((record) => {
-      for (const key of Object.keys(record)) {
-        const problem = unstorableText(key)
-        if (problem !== undefined) return { path: [key], message: `key ${problem}` }
+export const storedKeysRecord = <A, I>(value: Schema.Schema<A, I, never>) => {
+  const record = Schema.Record({ key: Schema.String, value })
+  /** Each entry through `step`, keyed by name in the issue's path; the object rebuilt with own properties. */
+  const entries = (
+    object: unknown,
+    step: (entry: unknown) => Either.Either<unknown, ParseResult.ParseIssue>,
+    ast: SchemaAST.AST,
+    options: SchemaAST.ParseOptions
+  ): Either.Either<Record<string, unknown>, ParseResult.ParseIssue> => {
+    if (typeof object !== "object" || object === null || Array.isArray(object)) {
+      return Either.left(new ParseResult.Type(ast, object, "must be an object of named values"))
+    }
+    const out: Record<string, unknown> = {}
+    const issues: Array<ParseResult.ParseIssue> = []
+    for (const [key, entry] of Object.entries(object)) {
+      const problem = unstorableText(key)
+      const result = problem === undefined ? step(entry) : Either.left(new ParseResult.Type(ast, key, `key ${problem}`))
+      if (Either.isRight(result)) defineOwn(out, key, result.right)
+      else {
+        issues.push(new ParseResult.Pointer(key, object, result.left))
+        if (options.errors !== "all") break
       }
-      return true
-    })
+    }
+    const [first, ...more] = issues
+    return first === undefined ? Either.right(out) : Either.left(new ParseResult.Composite(ast, object, [first, ...more]))
+  }
+  const decodeValue = ParseResult.decodeUnknownEither(value)
+  const encodeValue = ParseResult.encodeUnknownEither(value)
+  // The decoded side checks each value against the value's own type, so `Schema.validate` sees every rule.
+  const checkValue = ParseResult.decodeUnknownEither(Schema.typeSchema(value))
+  const checked = (input: unknown, options: SchemaAST.ParseOptions, ast: SchemaAST.AST) =>
+    entries(input, (entry) => checkValue(entry, options), ast, options) as Either.Either<
+      { readonly [key: string]: A },
+      ParseResult.ParseIssue
+    >
+  return Schema.transformOrFail(
+    // The document shows the record it takes (a Record's JSON Schema); decoding reads the object's own keys.
+    Schema.Object.annotations({ jsonSchema: recordJsonSchema(record) }),
+    Schema.declare([], { decode: () => checked, encode: () => checked }),
+    {
+      strict: false,
+      decode: (object, options, ast) => entries(object, (entry) => decodeValue(entry, options), ast, options),
+      encode: (object, options, ast) => entries(object, (entry) => encodeValue(entry, options), ast, options)
+    }
   )
+}
 
 /** JSON of any shape whose every string, object keys included, is a StoredString (walked without recursion). */
 export const StoredJson = Schema.Unknown.pipe(

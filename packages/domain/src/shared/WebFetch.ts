@@ -14,7 +14,9 @@ export interface FetchedResource {
 /** The fetch was refused by the guard or failed; `reason` is a sentence a person can act on. */
 export class FetchFailed extends Schema.TaggedError<FetchFailed>()("FetchFailed", {
   url: Schema.String,
-  reason: Schema.String
+  reason: Schema.String,
+  /** The fetch ran out of time (rather than being refused or failing). */
+  timedOut: Schema.optional(Schema.Boolean)
 }) {
   override get message() {
     return `${this.url}: ${this.reason}`
@@ -27,5 +29,17 @@ export class FetchFailed extends Schema.TaggedError<FetchFailed>()("FetchFailed"
  * unless its configuration allows them. Any answer with a status, 404 included, succeeds.
  */
 export class WebFetcher extends Context.Tag("@octavo/domain/WebFetcher")<WebFetcher, {
-  readonly fetch: (url: string, options: { readonly maxBytes: number }) => Effect.Effect<FetchedResource, FetchFailed>
+  /** `timeoutMs` shortens the fetcher's own time limit for this fetch; it never lengthens it. */
+  readonly fetch: (
+    url: string,
+    options: { readonly maxBytes: number; readonly timeoutMs?: number | undefined }
+  ) => Effect.Effect<FetchedResource, FetchFailed>
+}>() {}
+
+/**
+ * The fetcher's guard asked ahead of a fetch, so that a URL queued for later is refused at once: the
+ * scheme, and every address of the host, as a fetch would check them (redirects are checked when fetched).
+ */
+export class FetchGuard extends Context.Tag("@octavo/domain/FetchGuard")<FetchGuard, {
+  readonly check: (url: string) => Effect.Effect<void, FetchFailed>
 }>() {}

@@ -1,4 +1,5 @@
 export * from "./Errors.js"
+export * from "./HeavyWork.js"
 export * from "./Ids.js"
 export * from "./Limits.js"
 export * from "./Pagination.js"

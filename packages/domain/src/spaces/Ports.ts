@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, Effect, type Option } from "effect"
 import type { Conflict } from "../shared/Errors.js"
 import type { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId } from "../shared/Ids.js"
 import type { Order, Page, PageRequest } from "../shared/Pagination.js"
@@ -140,6 +140,34 @@ export class SpacePublications extends Context.Tag("@octavo/domain/SpacePublicat
     shareKey: string | undefined
   ) => Effect.Effect<ReadonlyMap<SpaceId, PublishedPlace>>
 }>() {}
+
+/** A space's Git Sync as GitBook's `GitSyncState` shows it (conventions-2.md §8), without credentials. */
+export interface SpaceGitSyncInfo {
+  readonly repoName?: string | undefined
+  readonly installationProvider?: string | undefined
+  readonly url?: string | undefined
+  readonly updatedAt: Date
+  /** The last (or current) operation; a queued one shows as running. */
+  readonly operation?: {
+    readonly state: "running" | "success" | "failure" | "timeout"
+    readonly direction: "import" | "export"
+    readonly startedAt: Date
+    readonly endedAt?: Date | undefined
+    readonly error?: string | undefined
+    readonly revision?: string | undefined
+    readonly commit?: string | undefined
+  } | undefined
+  /** How long an operation may run, in milliseconds. */
+  readonly operationTimeout: number
+}
+
+/** The Git Sync of spaces, which the gitsync context keeps; without it, no space is synced. */
+export class SpaceGitSync extends Context.Reference<SpaceGitSync>()("@octavo/domain/SpaceGitSync", {
+  defaultValue: () => ({
+    /** The sync of those of the spaces that have one, fetched for all of them at once. */
+    of: (_spaceIds: ReadonlyArray<SpaceId>): Effect.Effect<ReadonlyMap<SpaceId, SpaceGitSyncInfo>> => Effect.succeed(new Map())
+  })
+}) {}
 
 /** The storage the spaces context owns. */
 export type SpacesPorts = CollectionRepository | SpaceRepository | SiblingRepository | RevisionRepository | CustomFieldRepository

@@ -26,10 +26,15 @@ import { badInputContract } from "./badInput.js"
 import { serviceContract } from "./services.js"
 import { commentsContract } from "./comments.js"
 import { contentContract } from "./content.js"
+import { gitsyncContract } from "./gitsync.js"
 import { importsContract } from "./imports.js"
+import { integrationsContract } from "./integrations.js"
+import { openapiContract } from "./openapi.js"
 import { searchContract } from "./search.js"
 import { sitesContract } from "./sites.js"
 import { spacesContract } from "./spaces.js"
+import { ssoContract } from "./sso.js"
+import { translationsContract } from "./translations.js"
 
 const first = (request: Partial<PageRequest> = {}): PageRequest => ({ limit: 50, after: Option.none(), ...request })
 
@@ -440,6 +445,11 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
     badInputContract(makeLayer(), DomainServices)
     commentsContract(makeLayer(), DomainServices)
     sitesContract(makeLayer(), DomainServices)
+    integrationsContract(makeLayer(), DomainServices)
+    openapiContract(makeLayer(), DomainServices)
+    ssoContract(makeLayer(), DomainServices)
+    translationsContract(makeLayer(), DomainServices)
+    gitsyncContract(makeLayer(), DomainServices)
   })
 }
 export { walk } from "./walk.js"

@@ -1,0 +1,149 @@
+/**
+ * Git Sync at scale: a repository of 1,000 pages (nested in 20 sections, with SUMMARY.md, front
+ * matter, links and 50 assets) on a loopback smart-HTTP server, imported into a space and exported
+ * back to a new branch. Reports seconds and the peak resident memory of this process (git's own
+ * processes aside) on each storage. Run with `pnpm bench:gitsync`; set OCTAVO_BENCH_DATABASE_URL to
+ * include a PostgreSQL server; BENCH_PAGES changes the size.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { withSearchPath } from "@octavo/adapters-pg"
+import {
+  Actor,
+  Content,
+  DomainServices,
+  GitSync,
+  GitSyncDomainServices,
+  Identity,
+  Organizations,
+  Spaces,
+  type StoragePorts
+} from "@octavo/domain"
+import { Context, Effect, Layer, Logger, LogLevel } from "effect"
+import type { StorageChoice } from "../src/Config.js"
+import { GitRepositoriesLive } from "../src/gitsync/GitCli.js"
+import { ServerInstanceLive } from "../src/gitsync/index.js"
+import { storageLayer } from "../src/Storage.js"
+import { classifyAddress } from "../src/WebFetch.js"
+import { commitFiles, type GitServer, startGitServer } from "../test/gitsync/gitServer.js"
+import { ADMIN, withBenchSchema } from "./common.js"
+
+const PAGES = Number(process.env["BENCH_PAGES"] ?? 1_000)
+const SECTIONS = 20
+const ASSETS = 50
+
+/** A repository in the Git Sync format: `PAGES` pages in `SECTIONS` sections, each section a README with children. */
+const repository = (): Map<string, Uint8Array> => {
+  const encoder = new TextEncoder()
+  const files = new Map<string, Uint8Array>()
+  const summary = ["# Table of contents", "", "* [Home](README.md)"]
+  files.set("README.md", encoder.encode("# Home\n\nWelcome to the benchmark.\n"))
+  const perSection = Math.ceil((PAGES - 1 - SECTIONS) / SECTIONS)
+  let written = 1
+  for (let s = 0; s < SECTIONS && written < PAGES; s++) {
+    summary.push(`* [Section ${s}](section-${s}/README.md)`)
+    files.set(`section-${s}/README.md`, encoder.encode(`---\ndescription: Section ${s}\n---\n\n# Section ${s}\n\nAbout section ${s}.\n`))
+    written++
+    for (let p = 0; p < perSection && written < PAGES; p++, written++) {
+      const asset = `image-${(s * perSection + p) % ASSETS}.png`
+      summary.push(`  * [Page ${s}.${p}](section-${s}/page-${p}.md)`)
+      const body = [
+        `# Page ${s}.${p}`,
+        "",
+        `Paragraph about topic ${s}.${p}, with a link [home](../README.md) and an image ![diagram](../.gitbook/assets/${asset}).`,
+        "",
+        "```sh",
+        `octavo run --section ${s} --page ${p}`,
+        "```",
+        "",
+        "{% hint style=\"info\" %}",
+        `Hint number ${p}.`,
+        "{% endhint %}",
+        "",
+        "| Key | Value |",
+        "| --- | ----- |",
+        `| a   | ${p}     |`,
+        ""
+      ]
+      files.set(`section-${s}/page-${p}.md`, encoder.encode(body.join("\n")))
+    }
+  }
+  for (let a = 0; a < ASSETS; a++) files.set(`.gitbook/assets/image-${a}.png`, new Uint8Array(2048).map((_, i) => (i * (a + 7)) % 251))
+  files.set("SUMMARY.md", encoder.encode(`${summary.join("\n")}\n`))
+  return files
+}
+
+/** Runs `work` while sampling this process's resident memory: seconds taken and the peak seen. */
+const measured = <A, E>(work: Effect.Effect<A, E>) =>
+  Effect.gen(function*() {
+    let peak = process.memoryUsage().rss
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20)
+    const started = performance.now()
+    const result = yield* Effect.ensuring(work, Effect.sync(() => clearInterval(timer)))
+    return { result, seconds: (performance.now() - started) / 1000, peakMiB: Math.max(peak, process.memoryUsage().rss) / 1024 / 1024 }
+  })
+
+const runOn = (name: string, choice: StorageChoice, server: GitServer) =>
+  Effect.gen(function*() {
+    const storage = yield* Layer.build(storageLayer(choice))
+    const shared: Layer.Layer<StoragePorts> = Layer.succeedContext(storage)
+    const services = yield* Layer.build(
+      GitSyncDomainServices.pipe(
+        Layer.provideMerge(DomainServices),
+        Layer.provideMerge(
+          Layer.mergeAll(shared, GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }), ServerInstanceLive("bench"))
+        )
+      )
+    )
+    const admin = yield* Context.get(services, Identity).bootstrapInstanceAdmin(ADMIN)
+    const as = Effect.provideService(Actor, admin)
+    const { organization } = yield* as(Context.get(services, Organizations).create({ title: "Git Sync bench" }))
+    const { space } = yield* as(Context.get(services, Spaces).create(organization.id, { title: "Synced" }))
+    const gitSync = Context.get(services, GitSync)
+    const remote = { url: server.url("bench"), ref: "refs/heads/main" }
+    const baseline = process.memoryUsage().rss / 1024 / 1024
+
+    const imported = yield* measured(Effect.gen(function*() {
+      yield* as(gitSync.importRepository(space.id, remote))
+      yield* gitSync.settled(space.id)
+      return yield* as(gitSync.info(space.id))
+    }))
+    if (imported.result.operation?.state !== "success") throw new Error(`import failed: ${imported.result.operation?.error}`)
+    const content = yield* as(Context.get(services, Content).current(space.id))
+    const exported = yield* measured(Effect.gen(function*() {
+      yield* as(gitSync.exportRepository(space.id, { ...remote, ref: "refs/heads/exported", commitMessage: "Benchmark export" }))
+      yield* gitSync.settled(space.id)
+      return yield* as(gitSync.info(space.id))
+    }))
+    if (exported.result.operation?.state !== "success") throw new Error(`export failed: ${exported.result.operation?.error}`)
+    const line = (what: string, m: { seconds: number; peakMiB: number }) =>
+      `  ${what.padEnd(34)} ${m.seconds.toFixed(2).padStart(7)} s   peak RSS ${m.peakMiB.toFixed(0).padStart(5)} MiB\n`
+    process.stdout.write(
+      `\n${name}: ${content.content.pages.size} pages, ${content.content.files.size} files (RSS before: ${baseline.toFixed(0)} MiB)\n`
+    )
+    process.stdout.write(line("import (fetch, read, one revision)", imported))
+    process.stdout.write(line("export (one commit, push)", exported))
+  }).pipe(Effect.scoped)
+
+const program = Effect.gen(function*() {
+  process.stdout.write(`Octavo Git Sync benchmark: Node ${process.version}, ${new Date().toISOString()}\n`)
+  const server = yield* Effect.acquireRelease(Effect.promise(startGitServer), (s) => Effect.promise(s.close))
+  server.create("bench")
+  const files = repository()
+  commitFiles(server, "bench", files, "Benchmark repository")
+  process.stdout.write(`repository: ${files.size} files\n`)
+  const dataDir = mkdtempSync(join(tmpdir(), "octavo-bench-"))
+  yield* runOn("embedded PostgreSQL (PGlite, on disk)", { _tag: "pglite", dataDir }, server).pipe(
+    Effect.ensuring(Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+  )
+  const url = process.env["OCTAVO_BENCH_DATABASE_URL"]
+  if (url !== undefined && url !== "") {
+    yield* withBenchSchema(url, (schema) => runOn("PostgreSQL server", { _tag: "postgres", url: withSearchPath(url, schema) }, server))
+  }
+}).pipe(Effect.scoped)
+
+Effect.runPromise(program.pipe(Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)))).catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`)
+  process.exit(1)
+})

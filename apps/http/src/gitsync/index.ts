@@ -1,0 +1,15 @@
+import { hostname } from "node:os"
+import { ServerInstance } from "@octavo/domain"
+import { Layer } from "effect"
+import { OctavoBase } from "../shared/Contract.js"
+import { GitSyncApi } from "./GitSyncApi.js"
+import { GitSyncLive } from "./GitSyncHandlers.js"
+
+export { GitRepositoriesLive, makeGitRepositories } from "./GitCli.js"
+
+/** Git Sync over HTTP. */
+export const GitSyncGroups = OctavoBase.add(GitSyncApi)
+export const GitSyncHandlers = GitSyncLive
+
+/** This server's name among those sharing the storage: the host, and the port when main knows it. */
+export const ServerInstanceLive = (name: string | undefined) => Layer.succeed(ServerInstance, name ?? hostname())

@@ -1,0 +1,18 @@
+import { OctavoBase } from "../shared/Contract.js"
+import { IntegrationsApi } from "./IntegrationsApi.js"
+import { IntegrationsLive } from "./IntegrationsHandlers.js"
+
+/** Integrations over HTTP: publishing, listing and installing them. */
+export const IntegrationsGroups = OctavoBase.add(IntegrationsApi)
+export const IntegrationsHandlers = IntegrationsLive
+
+export { decodeSecretKey, ephemeralSecretKey, integrationsSecretKey, loadOrCreateSecretKey, secretKeyFile } from "./SecretKey.js"
+export { makeSecretBox, SECRET_KEY_VARIABLE, SecretBoxLive } from "./SecretBox.js"
+
+/** Publishing takes a script of up to 5 MiB with its images and secrets: its body may be this large, any other 2 MiB. */
+export const PUBLISH_MAX_BODY_BYTES = 16 * 1024 * 1024
+
+/** The routes whose bodies may be larger than the server's default, with their limits. */
+export const largeBodyRoutes: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly maxBytes: number }> = [
+  { method: "POST", path: /^\/v1\/integrations\/[^/?]+$/, maxBytes: PUBLISH_MAX_BODY_BYTES }
+]

@@ -1,0 +1,6 @@
+// The parse worker when the server runs from its TypeScript sources (vitest): tsx compiles them in the worker
+// thread too, and `--conditions=source` (given by ParseWorkers.ts) reads the workspace packages' sources, as vitest does.
+import { register } from "tsx/esm/api"
+
+register()
+await import("./parseWorker.ts")

@@ -1,0 +1,7 @@
+import { OctavoBase } from "../shared/Contract.js"
+import { TranslationsApi } from "./TranslationsApi.js"
+import { TranslationsLive } from "./TranslationsHandlers.js"
+
+/** Translation settings over HTTP. */
+export const TranslationsGroups = OctavoBase.add(TranslationsApi)
+export const TranslationsHandlers = TranslationsLive

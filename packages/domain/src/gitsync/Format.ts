@@ -1,0 +1,500 @@
+// A revision as a Git Sync file tree and back (conventions.md "Git Sync format", conventions-2.md §8
+// "Format additions"): pure functions, so that the mapping is tested without Git.
+import {
+  defaultGitbookConfig,
+  type GitbookConfig,
+  type PageFields,
+  readGitbookConfig,
+  readPage,
+  readSummary,
+  rewriteLinks,
+  slugify,
+  type SummaryEntry,
+  type SummaryItem,
+  writePage,
+  writeSummary
+} from "@octavo/markdown"
+import { contentTypeOf, imageDimensions } from "../content/Changes.js"
+import type { ContentPage, File, RevisionContent } from "../content/Page.js"
+import { byPosition } from "../content/Resolve.js"
+import { FileId, PageId } from "../shared/Ids.js"
+import { keyBetween } from "../shared/Position.js"
+
+/** Files by path relative to the repository root. */
+export type RepoFiles = ReadonlyMap<string, Uint8Array>
+
+const encoder = new TextEncoder()
+const decoder = new TextDecoder("utf-8")
+
+export const ASSETS = ".gitbook/assets"
+export const INCLUDES = ".gitbook/includes"
+
+// Paths ----------------------------------------------------------------------------------------
+
+/** `a/b` + `c.md` → `a/b/c.md`; empty parts are left out. */
+export const joinPath = (...parts: ReadonlyArray<string>): string => parts.filter((p) => p !== "").join("/")
+
+const dirOf = (path: string): string => path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ""
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1)
+
+/** Resolves `target` against the directory `dir`; undefined when it climbs above the root. */
+export const resolvePath = (dir: string, target: string): string | undefined => {
+  const parts = dir === "" ? [] : dir.split("/")
+  for (const segment of target.split("/")) {
+    if (segment === "" || segment === ".") continue
+    if (segment === "..") {
+      if (parts.length === 0) return undefined
+      parts.pop()
+    } else parts.push(segment)
+  }
+  return parts.join("/")
+}
+
+/** The relative path from the directory `fromDir` to `to`. */
+export const relativePath = (fromDir: string, to: string): string => {
+  const from = fromDir === "" ? [] : fromDir.split("/")
+  const target = to.split("/")
+  let common = 0
+  while (common < from.length && common < target.length - 1 && from[common] === target[common]) common++
+  return [...new Array<string>(from.length - common).fill(".."), ...target.slice(common)].join("/")
+}
+
+/** The content root of a repository: the project directory, then `.gitbook.yaml`'s `root`. */
+export const contentRootOf = (projectDirectory: string, config: GitbookConfig): string => joinPath(projectDirectory, config.root)
+
+export const configOf = (files: RepoFiles, projectDirectory: string): GitbookConfig => {
+  const bytes = files.get(joinPath(projectDirectory, ".gitbook.yaml"))
+  return bytes === undefined ? defaultGitbookConfig : readGitbookConfig(decoder.decode(bytes))
+}
+
+const hasScheme = /^[a-z][a-z0-9+.-]*:/i
+
+const decodeUri = (text: string): string => {
+  try {
+    return decodeURI(text)
+  } catch {
+    return text
+  }
+}
+
+/** A path-like link target split from its anchor; undefined for URLs, absolute paths and anchors. */
+const relativeTarget = (url: string): { readonly path: string; readonly anchor: string | undefined } | undefined => {
+  if (url === "" || hasScheme.test(url) || url.startsWith("/") || url.startsWith("#")) return undefined
+  const hash = url.indexOf("#")
+  const path = decodeUri((hash < 0 ? url : url.slice(0, hash)).replace(/\?.*$/, ""))
+  return { path, anchor: hash < 0 ? undefined : url.slice(hash + 1) }
+}
+
+/** Whether a path (relative to the content root) is a page's markdown file. */
+const isPageFile = (path: string, config: GitbookConfig) =>
+  path.toLowerCase().endsWith(".md") && !path.startsWith(".gitbook/") && path !== config.summary
+
+/**
+ * The files an export replaces, relative to the repository root: in the content root, the pages
+ * (markdown files), the summary, assets and includes. Every other file is kept.
+ */
+export const isReplaced = (repoPath: string, contentRoot: string, config: GitbookConfig): boolean => {
+  const prefix = contentRoot === "" ? "" : `${contentRoot}/`
+  if (!repoPath.startsWith(prefix)) return false
+  const path = repoPath.slice(prefix.length)
+  return path.startsWith(`${ASSETS}/`) || path.startsWith(`${INCLUDES}/`) || path === config.summary || isPageFile(path, config)
+}
+
+/** Whether an import reads a file (relative to the repository root). */
+export const isRead = (repoPath: string, projectDirectory: string, contentRoot: string, config: GitbookConfig): boolean =>
+  repoPath === joinPath(projectDirectory, ".gitbook.yaml") || isReplaced(repoPath, contentRoot, config)
+
+// Import ---------------------------------------------------------------------------------------
+
+/** What an import needs besides the files: the content it replaces, and how to name new things. */
+export interface ImportContext {
+  readonly projectDirectory: string
+  /** The revision the import replaces: pages and files keep their ids, matched by `git.path`. */
+  readonly base: RevisionContent
+  readonly newId: () => string
+  /** The content address of a file's bytes, by repository path. */
+  readonly blobKeys: ReadonlyMap<string, string>
+  /** The Git blob id of a file, by repository path. */
+  readonly oids: ReadonlyMap<string, string>
+  readonly now: Date
+}
+
+/** A page as the tree of a repository gives it, before ids. */
+interface TreePage {
+  readonly kind: ContentPage["kind"]
+  readonly title: string
+  /** The file, relative to the content root; undefined for groups, links and folders without a README. */
+  readonly file: string | undefined
+  /** A name for the slug when the page has no file (a folder's). */
+  readonly name?: string
+  readonly href?: string
+  readonly pages: Array<TreePage>
+}
+
+const titleFromName = (name: string) => name.replace(/\.md$/i, "").replace(/[-_]+/g, " ").trim() || "Untitled"
+
+/** The tree from SUMMARY.md's entries. */
+const treeFromSummary = (entries: ReadonlyArray<SummaryEntry>, config: GitbookConfig): Array<TreePage> => {
+  const fromItem = (item: SummaryItem): TreePage => {
+    const target = item.target === undefined ? undefined : relativeTarget(item.target)
+    const isLink = item.target !== undefined && target === undefined && hasScheme.test(item.target)
+    if (isLink) return { kind: "link", title: item.title || item.target || "Link", file: undefined, href: item.target, pages: [] }
+    const file = target === undefined ? undefined : resolvePath(dirOf(config.summary), target.path)
+    return { kind: "document", title: item.title, file: file === "" ? undefined : file, pages: item.items.map(fromItem) }
+  }
+  return entries.map((entry) =>
+    entry.kind === "group"
+      ? { kind: "group", title: entry.title || "Group", file: undefined, pages: entry.items.map(fromItem) }
+      : fromItem(entry)
+  )
+}
+
+/** The tree from the folders, without SUMMARY.md: README first, then the rest by name; a folder is a page. */
+const treeFromFolders = (paths: ReadonlyArray<string>, config: GitbookConfig): Array<TreePage> => {
+  const build = (dir: string): Array<TreePage> => {
+    const prefix = dir === "" ? "" : `${dir}/`
+    const here = paths.filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes("/"))
+    const folders = Array.from(
+      new Set(
+        paths.filter((p) => p.startsWith(prefix) && p.slice(prefix.length).includes("/"))
+          .map((p) => p.slice(prefix.length).split("/")[0] as string)
+      )
+    )
+    const readme = here.find((p) => baseName(p) === baseName(config.readme))
+    const entries: Array<{ readonly name: string; readonly page: TreePage }> = []
+    for (const path of here) {
+      if (path === readme && dir !== "") continue
+      entries.push({ name: baseName(path), page: { kind: "document", title: "", file: path, pages: [] } })
+    }
+    for (const folder of folders) {
+      const folderDir = `${prefix}${folder}`
+      const folderReadme = paths.find((p) => p === `${folderDir}/${baseName(config.readme)}`)
+      entries.push({
+        name: folder,
+        page: { kind: "document", title: "", file: folderReadme, name: folder, pages: build(folderDir) }
+      })
+    }
+    const first = (e: { readonly page: TreePage }) => e.page.file === readme && dir === "" ? 0 : 1
+    entries.sort((a, b) => first(a) - first(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    return entries.map((e) => e.page)
+  }
+  return build("")
+}
+
+const layoutOf = (fields: PageFields): ContentPage["layout"] => fields.layout === undefined ? undefined : { ...fields.layout }
+
+/**
+ * The content a repository's files describe (conventions.md "Git Sync format"), on `context.base`:
+ * pages and files found at a `git.path` the base has keep their ids, and what did not change is
+ * kept as it was (its `updatedAt` too).
+ */
+export const importFiles = (files: RepoFiles, context: ImportContext): RevisionContent => {
+  const config = configOf(files, context.projectDirectory)
+  const root = contentRootOf(context.projectDirectory, config)
+  const prefix = root === "" ? "" : `${root}/`
+  const local = new Map<string, Uint8Array>()
+  for (const [path, bytes] of files) if (path.startsWith(prefix)) local.set(path.slice(prefix.length), bytes)
+  const repoPath = (path: string) => `${prefix}${path}`
+
+  const basePages = new Map<string, ContentPage>()
+  for (const page of context.base.pages.values()) if (page.git !== undefined) basePages.set(page.git.path, page)
+  const baseFiles = new Map<string, File>()
+  for (const file of context.base.files.values()) if (file.git !== undefined) baseFiles.set(file.git.path, file)
+
+  // Files: assets and includes.
+  const newFiles = new Map<FileId, File>()
+  const fileByPath = new Map<string, FileId>()
+  for (const [path, bytes] of local) {
+    if (!path.startsWith(`${ASSETS}/`) && !path.startsWith(`${INCLUDES}/`)) continue
+    const git = { oid: context.oids.get(repoPath(path)) ?? "", path: repoPath(path) }
+    const name = baseName(path)
+    const blobKey = context.blobKeys.get(repoPath(path)) ?? ""
+    const previous = baseFiles.get(git.path)
+    const dimensions = imageDimensions(bytes)
+    const candidate: File = {
+      id: previous?.id ?? FileId.make(context.newId()),
+      name,
+      contentType: contentTypeOf(name),
+      size: bytes.length,
+      ...(dimensions !== undefined ? { dimensions } : {}),
+      blobKey,
+      git,
+      createdAt: previous?.createdAt ?? context.now
+    }
+    const file = previous !== undefined && unchangedFile(previous, candidate) ? previous : candidate
+    newFiles.set(file.id, file)
+    fileByPath.set(path, file.id)
+  }
+
+  // The page tree.
+  const summaryBytes = local.get(config.summary)
+  const pagePaths = Array.from(local.keys()).filter((p) => isPageFile(p, config)).sort()
+  const tree = summaryBytes !== undefined
+    ? treeFromSummary(readSummary(decoder.decode(summaryBytes)), config)
+    : treeFromFolders(pagePaths, config)
+
+  // Ids first, so that links between pages resolve whatever their order.
+  const idOf = new Map<TreePage, PageId>()
+  const pageByFile = new Map<string, PageId>()
+  const baseUsed = new Set<PageId>()
+  const assign = (pages: ReadonlyArray<TreePage>, parent: TreePage | undefined) => {
+    for (const page of pages) {
+      let previous = page.file !== undefined ? basePages.get(repoPath(page.file)) : undefined
+      if (previous === undefined && page.file === undefined) {
+        // Groups, links and folders match a page of the same kind and title under the same parent.
+        previous = Array.from(context.base.pages.values()).find((p) =>
+          p.kind === page.kind && p.title === page.title && p.git === undefined && !baseUsed.has(p.id) &&
+          p.parentId === (parent === undefined ? null : idOf.get(parent) ?? null)
+        )
+      }
+      const id = previous !== undefined && !baseUsed.has(previous.id) ? previous.id : PageId.make(context.newId())
+      baseUsed.add(id)
+      idOf.set(page, id)
+      if (page.file !== undefined && !pageByFile.has(page.file)) pageByFile.set(page.file, id)
+      assign(page.pages, page)
+    }
+  }
+  assign(tree, undefined)
+
+  const pages = new Map<PageId, ContentPage>()
+  const place = (siblings: ReadonlyArray<TreePage>, parentId: PageId | null) => {
+    const taken = new Set<string>()
+    const ids = siblings.map((s) => idOf.get(s) as PageId)
+    const baseOrder = Array.from(context.base.pages.values()).filter((p) => p.parentId === parentId).sort(byPosition)
+    const keepPositions = baseOrder.length === ids.length && baseOrder.every((p, i) => p.id === ids[i])
+    let position: string | undefined
+    siblings.forEach((node, index) => {
+      const id = ids[index] as PageId
+      const previous = context.base.pages.get(id)
+      position = keepPositions && previous !== undefined ? previous.position : keyBetween(position, undefined)
+      const text = node.file === undefined ? undefined : local.get(node.file)
+      const read = text === undefined ? { body: "" } : readPage(decoder.decode(text), { takeTitle: true })
+      const fields: PageFields = read
+      const dir = node.file === undefined ? "" : dirOf(node.file)
+      const body = rewriteLinks(read.body, (link) => {
+        const target = relativeTarget(link.url)
+        if (target === undefined) return undefined
+        const path = resolvePath(dir, target.path)
+        if (path === undefined) return undefined
+        const page = pageByFile.get(path)
+        if (page !== undefined) return `/pages/${page}${target.anchor !== undefined ? `#${target.anchor}` : ""}`
+        const file = fileByPath.get(path)
+        return file !== undefined ? `/files/${file}` : undefined
+      })
+      const title = (fields.title ?? "").trim() || node.title.trim() ||
+        titleFromName(
+          node.name ?? (node.file === undefined
+            ? ""
+            : baseName(node.file) === baseName(config.readme) && dirOf(node.file) !== ""
+            ? baseName(dirOf(node.file))
+            : baseName(node.file))
+        )
+      const slugBase = slugFor(node, title, config)
+      let slug = slugBase
+      for (let n = 2; taken.has(slug); n++) slug = `${slugBase.slice(0, 95)}-${n}`
+      taken.add(slug)
+      const coverPath = fields.cover === undefined ? undefined : resolvePath(dir, decodeUri(fields.cover))
+      const coverFile = coverPath === undefined ? undefined : fileByPath.get(coverPath)
+      const layout = layoutOf(fields)
+      const candidate: ContentPage = {
+        id,
+        kind: node.kind,
+        title: title.slice(0, 255),
+        slug,
+        parentId,
+        position,
+        markdown: node.kind === "document" ? body : "",
+        ...(node.href !== undefined ? { href: node.href } : {}),
+        ...(fields.description !== undefined ? { description: fields.description } : {}),
+        ...(fields.icon !== undefined ? { icon: fields.icon } : {}),
+        hidden: fields.hidden ?? false,
+        noIndex: fields.noIndex ?? false,
+        noRobotsIndex: fields.noRobotsIndex ?? false,
+        ...(layout !== undefined ? { layout } : {}),
+        ...(coverFile !== undefined ? { cover: { file: coverFile, ...(fields.coverY !== undefined ? { yPos: fields.coverY } : {}) } } : {}),
+        ...(node.file !== undefined && text !== undefined
+          ? { git: { oid: context.oids.get(repoPath(node.file)) ?? "", path: repoPath(node.file) } }
+          : {}),
+        createdAt: previous?.createdAt ?? context.now,
+        updatedAt: context.now
+      }
+      const page = previous !== undefined && unchangedPage(previous, candidate) ? previous : candidate
+      pages.set(id, page)
+      place(node.pages, id)
+    })
+  }
+  place(tree, null)
+  return { pages, files: newFiles }
+}
+
+const slugFor = (node: TreePage, title: string, config: GitbookConfig): string => {
+  if (node.file === undefined) return slugify(node.name ?? title)
+  const name = baseName(node.file)
+  if (name === baseName(config.readme)) {
+    const folder = dirOf(node.file)
+    return folder === "" ? slugify(title) : slugify(baseName(folder))
+  }
+  return slugify(name.replace(/\.md$/i, ""))
+}
+
+const json = (value: unknown) => JSON.stringify(value, (_, v: unknown) => v instanceof Date ? v.getTime() : v)
+
+/** Two versions of a page that hold the same thing (the time of the last change aside). */
+export const unchangedPage = (a: ContentPage, b: ContentPage): boolean =>
+  json({ ...a, updatedAt: 0, createdAt: 0 }) === json({ ...b, updatedAt: 0, createdAt: 0 })
+
+export const unchangedFile = (a: File, b: File): boolean => json({ ...a, createdAt: 0 }) === json({ ...b, createdAt: 0 })
+
+/** Whether two revisions hold the same pages (in the same order) and files. */
+export const sameContent = (a: RevisionContent, b: RevisionContent): boolean => {
+  if (a.pages.size !== b.pages.size || a.files.size !== b.files.size) return false
+  for (const [id, page] of a.pages) {
+    const other = b.pages.get(id)
+    if (other === undefined || !unchangedPage({ ...page, position: "" }, { ...other, position: "" })) return false
+  }
+  for (const [id, file] of a.files) {
+    const other = b.files.get(id)
+    if (other === undefined || !unchangedFile(file, other)) return false
+  }
+  const order = (content: RevisionContent) =>
+    Array.from(content.pages.values()).sort(byPosition).map((p) => `${p.parentId ?? ""}/${p.id}`).join(",")
+  return order(a) === order(b)
+}
+
+// Export ---------------------------------------------------------------------------------------
+
+/** What an export writes besides the revision: where, and the bytes of its files. */
+export interface ExportContext {
+  readonly projectDirectory: string
+  /** The repository's `.gitbook.yaml`, when it has one (it is kept as it is). */
+  readonly config: GitbookConfig
+  readonly bytesOf: (file: File) => Uint8Array
+}
+
+/** The files `content` writes, by repository path: pages, SUMMARY.md, assets and includes (UTF-8, LF). */
+export const exportFiles = (content: RevisionContent, context: ExportContext): Map<string, Uint8Array> => {
+  const { config } = context
+  const root = contentRootOf(context.projectDirectory, config)
+  const prefix = root === "" ? "" : `${root}/`
+  const out = new Map<string, Uint8Array>()
+  const taken = new Set<string>()
+  const claim = (path: string) => {
+    taken.add(path.toLowerCase())
+    return path
+  }
+  const free = (path: string) => !taken.has(path.toLowerCase())
+  const unique = (path: string, suffix: (base: string, ext: string, n: number) => string) => {
+    if (free(path)) return claim(path)
+    const dot = baseName(path).lastIndexOf(".")
+    const base = dot <= 0 ? path : path.slice(0, path.length - baseName(path).length + dot)
+    const ext = dot <= 0 ? "" : baseName(path).slice(dot)
+    for (let n = 1;; n++) {
+      const candidate = suffix(base, ext, n)
+      if (free(candidate)) return claim(candidate)
+    }
+  }
+
+  // Files: assets and includes, at their own path when it is still theirs, else by name.
+  const filePath = new Map<FileId, string>()
+  const files = Array.from(content.files.values()).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+  for (const file of files) {
+    const own = file.git?.path.startsWith(prefix) === true ? file.git.path.slice(prefix.length) : undefined
+    const folder = own?.startsWith(`${INCLUDES}/`) === true ? INCLUDES : ASSETS
+    const wanted = own !== undefined && dirOf(own) === folder && baseName(own) === file.name ? own : `${folder}/${file.name}`
+    const path = unique(wanted, (base, ext, n) => `${base} (${n})${ext}`)
+    filePath.set(file.id, path)
+    out.set(`${prefix}${path}`, context.bytesOf(file))
+  }
+
+  // Page paths: a page's own `git.path` when it is still free, else GitBook's layout.
+  const byParent = new Map<PageId | null, Array<ContentPage>>()
+  for (const page of content.pages.values()) {
+    const list = byParent.get(page.parentId) ?? []
+    list.push(page)
+    byParent.set(page.parentId, list)
+  }
+  for (const list of byParent.values()) list.sort(byPosition)
+  const childrenOf = (id: PageId | null) => byParent.get(id) ?? []
+  const pagePath = new Map<PageId, string>()
+  const layout = (pages: ReadonlyArray<ContentPage>, dir: string, top: boolean) => {
+    pages.forEach((page, index) => {
+      const children = childrenOf(page.id)
+      if (page.kind === "group") {
+        layout(children, joinPath(dir, page.slug), false)
+        return
+      }
+      if (page.kind === "link") return
+      const own = page.git?.path.startsWith(prefix) === true ? page.git.path.slice(prefix.length) : undefined
+      let path: string
+      if (own !== undefined && own.toLowerCase().endsWith(".md") && !own.startsWith(".gitbook/") && own !== config.summary && free(own)) {
+        path = claim(own)
+      } else if (top && index === 0) {
+        path = unique(config.readme, (base, ext, n) => `${base}-${n}${ext}`)
+      } else if (children.length > 0) {
+        path = unique(joinPath(dir, page.slug, "README.md"), (_, ext, n) => joinPath(dir, `${page.slug}-${n}`, `README${ext}`))
+      } else {
+        path = unique(joinPath(dir, `${page.slug}.md`), (base, ext, n) => `${base}-${n}${ext}`)
+      }
+      pagePath.set(page.id, path)
+      const childDir = baseName(path) === "README.md" && path !== config.readme
+        ? dirOf(path)
+        : path === config.readme
+        ? joinPath(dir, page.slug)
+        : path.replace(/\.md$/i, "")
+      layout(children, childDir, false)
+    })
+  }
+  layout(childrenOf(null), "", true)
+
+  // Page files.
+  for (const page of content.pages.values()) {
+    const path = pagePath.get(page.id)
+    if (path === undefined) continue
+    const dir = dirOf(path)
+    const body = rewriteLinks(page.markdown, (link) => {
+      const page = /^\/pages\/([^/#?]+)(#.*)?$/.exec(link.url)
+      if (page !== null) {
+        const target = pagePath.get(PageId.make(page[1] as string))
+        return target === undefined ? undefined : `${relativePath(dir, target)}${page[2] ?? ""}`
+      }
+      const file = /^\/files\/([^/#?]+)$/.exec(link.url)
+      if (file !== null) {
+        const target = filePath.get(FileId.make(file[1] as string))
+        return target === undefined ? undefined : relativePath(dir, target)
+      }
+      return undefined
+    })
+    const cover = page.cover === undefined ? undefined : filePath.get(FileId.make(page.cover.file))
+    const fields: PageFields = {
+      title: page.title,
+      ...(page.description !== undefined ? { description: page.description } : {}),
+      ...(page.icon !== undefined ? { icon: page.icon } : {}),
+      ...(page.hidden ? { hidden: true } : {}),
+      ...(cover !== undefined ? { cover: relativePath(dir, cover) } : {}),
+      ...(cover !== undefined && page.cover?.yPos !== undefined ? { coverY: page.cover.yPos } : {}),
+      ...(page.layout !== undefined ? { layout: page.layout } : {}),
+      ...(page.noIndex ? { noIndex: true } : {}),
+      ...(page.noRobotsIndex ? { noRobotsIndex: true } : {})
+    }
+    out.set(`${prefix}${path}`, encoder.encode(writePage(fields, body)))
+  }
+
+  // SUMMARY.md.
+  const summaryDir = dirOf(config.summary)
+  const item = (page: ContentPage): SummaryItem => ({
+    kind: "item",
+    title: page.title,
+    target: page.kind === "link"
+      ? page.href ?? ""
+      : pagePath.has(page.id)
+      ? relativePath(summaryDir, pagePath.get(page.id) as string)
+      : undefined,
+    items: childrenOf(page.id).map(item)
+  })
+  const entries: Array<SummaryEntry> = childrenOf(null).map((page) =>
+    page.kind === "group" ? { kind: "group", title: page.title, items: childrenOf(page.id).map(item) } : item(page)
+  )
+  out.set(`${prefix}${config.summary}`, encoder.encode(writeSummary(entries)))
+  return out
+}

@@ -1,0 +1,74 @@
+import { blocksOf, type Link, linksOf, type PageMarkdown, readPage, rewriteLinks, type Section, sections } from "@octavo/markdown"
+import { Context, Effect, Schema } from "effect"
+
+/**
+ * Text a parser could not read: nested past its stack, not read within the time it is given, or its
+ * worker stopped. `rule` completes a sentence about the field it came from ("… is nested too deeply to be read").
+ */
+export class Unreadable extends Schema.TaggedError<Unreadable>()("Unreadable", { rule: Schema.String }) {}
+
+/** What a parser that throws is taken to mean: input nested past its stack. */
+export const NESTED_TOO_DEEPLY = "is nested too deeply to be read"
+
+/**
+ * A pure function of plain data (in and out) that may take long on a large input. `name` finds it in
+ * the table a worker holds (HeavyTasks.ts), so an adapter may run it on another thread.
+ */
+export interface HeavyTask<Args extends ReadonlyArray<unknown>, A> {
+  readonly name: string
+  readonly run: (...args: Args) => A
+}
+
+export const heavyTask = <Args extends ReadonlyArray<unknown>, A>(name: string, run: (...args: Args) => A): HeavyTask<Args, A> => ({
+  name,
+  run
+})
+
+/** Runs a task here and now: a throw is Unreadable. */
+export const runHere = <Args extends ReadonlyArray<unknown>, A>(task: HeavyTask<Args, A>, ...args: Args): Effect.Effect<A, Unreadable> =>
+  Effect.try({ try: () => task.run(...args), catch: () => new Unreadable({ rule: NESTED_TOO_DEEPLY }) })
+
+export interface HeavyWorkRunner {
+  readonly run: <Args extends ReadonlyArray<unknown>, A>(task: HeavyTask<Args, A>, ...args: Args) => Effect.Effect<A, Unreadable>
+}
+
+/**
+ * Where parses of large texts run (issue 13): by default here, in the caller's thread (embedders, the
+ * domain's tests); the server provides a pool of worker threads so that one large page does not stall
+ * every other request.
+ */
+export class HeavyWork extends Context.Reference<HeavyWork>()("@octavo/domain/HeavyWork", {
+  defaultValue: (): HeavyWorkRunner => ({ run: runHere })
+}) {}
+
+// Markdown tasks: each one parse of a page, answering plain data.
+
+/** A page's front matter, title and body (`readPage`). */
+export const readPageTask = heavyTask(
+  "markdown.readPage",
+  (markdown: string, takeTitle: boolean): PageMarkdown => readPage(markdown, { takeTitle })
+)
+
+/** The urls of a page with where they sit (`linksOf`). */
+export const linksTask = heavyTask("markdown.links", (markdown: string): Array<Link> => linksOf(markdown))
+
+/** Where a link sits, as `rewriteLinksTask` finds its decision. */
+export const linkKey = (link: Pick<Link, "start" | "end">): string => `${link.start}:${link.end}`
+
+/** `rewriteLinks` with its decisions made beforehand, by `linkKey`: a url replaces, null takes the link out, none leaves it. */
+export const rewriteLinksTask = heavyTask(
+  "markdown.rewriteLinks",
+  (markdown: string, decisions: ReadonlyArray<readonly [string, string | null]>): string => {
+    const decided = new Map(decisions)
+    return rewriteLinks(markdown, (link) => decided.get(linkKey(link)))
+  }
+)
+
+/** A page's sections, for search (`sections`). */
+export const sectionsTask = heavyTask("markdown.sections", (markdown: string): Array<Section> => sections(markdown))
+
+/** The keys and texts of a page's top-level blocks, which comments point at (`blocksOf`). */
+export const blocksTask = heavyTask(
+  "markdown.blocks",
+  (markdown: string): Array<{ readonly key: string; readonly text: string }> => blocksOf(markdown).map(({ key, text }) => ({ key, text }))
+)
