@@ -80,6 +80,8 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
 
     // The queue of each space on this instance; a fiber drains it, one operation at a time.
     const queues = new Map<SpaceId, { jobs: Array<Job>; running: boolean }>()
+    // Places held by requests between their check and their job's arrival in the queue.
+    const reserved = new Map<SpaceId, number>()
 
     const stateOf = (spaceId: SpaceId) => Effect.map(states.find(spaceId), Option.getOrUndefined)
 
@@ -114,15 +116,27 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
         yield* Effect.mapError(git.check(remote), (e) => new InvalidInput({ field: "url", rule: `cannot be reached: ${e.reason}` }))
         const at = yield* now
         const timestamp = input.timestamp ?? at
-        const queued = yield* uow.transaction(Effect.gen(function*() {
+        // A place in the queue is held from the check until the job is in the queue: requests whose transactions
+        // interleave (PostgreSQL) would otherwise all see the same free places.
+        let holding = false
+        const release = () => {
+          if (!holding) return
+          holding = false
+          const left = (reserved.get(spaceId) ?? 1) - 1
+          if (left <= 0) reserved.delete(spaceId)
+          else reserved.set(spaceId, left)
+        }
+        const record = uow.transaction(Effect.gen(function*() {
           yield* states.lock(spaceId)
           const state = yield* stateOf(spaceId)
           // An older event than one already accepted is answered and dropped (a 409 would make webhooks retry).
           if (!job.force && !job.standalone && state?.timestamp !== undefined && timestamp < state.timestamp) return false
-          const queue = queues.get(spaceId)
-          if (queue !== undefined && queue.jobs.length >= MAX_QUEUED) {
+          const waiting = (queues.get(spaceId)?.jobs.length ?? 0) + (reserved.get(spaceId) ?? 0)
+          if (waiting >= MAX_QUEUED) {
             return yield* new Conflict({ reason: `More than ${MAX_QUEUED} Git Sync operations are queued for this space` })
           }
+          if (!holding) reserved.set(spaceId, (reserved.get(spaceId) ?? 0) + 1)
+          holding = true
           const recorded = direction === "export" && job.standalone
           if (!recorded) {
             const base: GitSyncState = state ?? { spaceId, updatedAt: at }
@@ -138,16 +152,22 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
             yield* states.save({ ...synced, operation })
           }
           return true
-        }))
-        if (!queued) return
-        const entry = queues.get(spaceId) ?? { jobs: [], running: false }
-        queues.set(spaceId, entry)
-        entry.jobs.push({ ...job, spaceId, direction, remote, timestamp, actor, startedAt: at })
-        entry.jobs.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime())
-        if (!entry.running) {
-          entry.running = true
-          yield* Effect.forkDaemon(drain(spaceId))
-        }
+        })).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.sync(release))))
+        // Uninterruptible from the transaction to the queue, so that a held place is never left held; the held
+        // place becomes the job in one synchronous step.
+        const start = yield* Effect.uninterruptible(Effect.flatMap(record, (queued) =>
+          Effect.sync(() => {
+            release()
+            if (!queued) return false
+            const entry = queues.get(spaceId) ?? { jobs: [], running: false }
+            queues.set(spaceId, entry)
+            entry.jobs.push({ ...job, spaceId, direction, remote, timestamp, actor, startedAt: at })
+            entry.jobs.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime())
+            if (entry.running) return false
+            entry.running = true
+            return true
+          })))
+        if (start) yield* Effect.forkDaemon(drain(spaceId))
       })
 
     /** Runs the space's queued operations in timestamp order until none is left. */
