@@ -24,7 +24,8 @@ export const CONTEXTS = [
   "translations",
   "openapi",
   "integrations",
-  "gitsync"
+  "gitsync",
+  "reader"
 ]
 // The folders of one package that belong to no context and take the rank of `shared`: apps/http/src/health, the health
 // check. Any other folder not in CONTEXTS is reported.
@@ -98,8 +99,9 @@ const policies = [
   { from: element("adapter-test"), allow: { to: [sameAdapter("adapter-test"), element("domain-test")] } },
 
   // apps/http: the domain and any library; only the composition root, the tests and the benchmarks reach the adapters. Its
-  // contexts import one another in order (above); the files directly under src/ import anything of the app.
-  { from: app, allow: { to: [...domain, nodeBuiltin, anyLibrary] } },
+  // contexts import one another in order (above); the files directly under src/ import anything of the app. The markdown
+  // package's pure functions are presentation too: the reader renders pages to HTML with them.
+  { from: app, allow: { to: [...domain, element("markdown"), nodeBuiltin, anyLibrary] } },
   { from: element("app"), allow: { to: app } },
   {
     from: element("app-test"),

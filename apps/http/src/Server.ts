@@ -11,7 +11,7 @@ import {
   HttpServerRequest,
   HttpServerResponse
 } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
   DomainServices,
   Identity,
@@ -27,7 +27,8 @@ import {
   type StoragePorts,
   TranslationsDomainServices,
   GitSync,
-  GitSyncDomainServices
+  GitSyncDomainServices,
+  ReaderDomainServices
 } from "@octavo/domain"
 import { Cause, Clock, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
@@ -58,6 +59,7 @@ import { CertificatesLive, SsoHandlers } from "./sso/index.js"
 import { TranslationsHandlers } from "./translations/index.js"
 import { type GitCliOptions, GitRepositoriesLive } from "./gitsync/GitCli.js"
 import { GitSyncHandlers, ServerInstanceLive } from "./gitsync/index.js"
+import { ReaderRoutes } from "./reader/index.js"
 import { UserAgentsLive } from "./insights/UserAgents.js"
 import { VisitorTokensLive } from "./insights/VisitorTokens.js"
 import { classifyAddress, FetchGuardLive, WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
@@ -477,7 +479,8 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
   // Insights read user agents through a library, outside the domain.
   // SAML certificates are read by Node's crypto, outside the domain.
   // Integrations' secrets are sealed by Node's crypto, outside the domain.
-  const domain = Layer.mergeAll(
+  // The reader records what visitors read through insights.
+  const domain = ReaderDomainServices.pipe(Layer.provideMerge(Layer.mergeAll(
     ImportServices,
     InsightsDomainServices,
     SsoDomainServices,
@@ -485,7 +488,7 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
     IntegrationsDomainServices,
     OpenAPIDomainServices,
     GitSyncDomainServices
-  ).pipe(
+  ))).pipe(
     Layer.provideMerge(DomainServices),
     Layer.provideMerge(
       Layer.mergeAll(
@@ -512,6 +515,7 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
   ).pipe(
     // Fonts from Scalar's servers would be refused by the page's policy: the page uses the system's.
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
+    Layer.provide(ReaderRoutes),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ErrorBodies),
     Layer.provide(ApiLive),

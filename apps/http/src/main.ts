@@ -1,5 +1,5 @@
 import { hostname } from "node:os"
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect, Layer, Logger, Option, Redacted } from "effect"
 import { AppConfig, storageChoice } from "./Config.js"
 import { tuneHeap } from "./Heap.js"

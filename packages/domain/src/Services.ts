@@ -8,6 +8,7 @@ import { InsightsServices } from "./insights/index.js"
 import { IntegrationsServices } from "./integrations/index.js"
 import { OpenAPIServices } from "./openapi/index.js"
 import { OrganizationsServices } from "./organizations/index.js"
+import { ReaderServices } from "./reader/index.js"
 import { SearchAnswers, SearchServices } from "./search/index.js"
 import { SecretsLive } from "./shared/Secrets.js"
 import { SitePublications, SiteSpaceLifecycle, SitesServices } from "./sites/index.js"
@@ -56,3 +57,6 @@ export const OpenAPIDomainServices = OpenAPIServices.pipe(Layer.provide(SecretsL
 /** Git Sync: over `DomainServices`, a `GitRepositories` adapter (Git itself, outside the domain) and this `ServerInstance`. */
 // Imports write revisions themselves, so the index that follows content comes with them.
 export const GitSyncDomainServices = GitSyncServices.pipe(Layer.provide(SearchAnswers), Layer.provide(SecretsLive))
+
+/** The reader of published sites: over `DomainServices` and `InsightsDomainServices` (it records what visitors read). */
+export const ReaderDomainServices = ReaderServices

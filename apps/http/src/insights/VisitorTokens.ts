@@ -1,4 +1,4 @@
-import { VisitorTokens } from "@octavo/domain"
+import { type VisitorToken, VisitorTokens } from "@octavo/domain"
 import { Effect, Layer, Option } from "effect"
 import { jwtVerify } from "jose"
 
@@ -16,10 +16,10 @@ export const verifyVisitorToken = (token: string, secret: string) =>
     }).then(
       ({ payload }) => {
         // The claims that speak of the visitor; the registered ones say only how long the token holds.
-        const { aud: _aud, exp: _exp, iat: _iat, iss: _iss, jti: _jti, nbf: _nbf, sub: _sub, ...claims } = payload
-        return Option.some(claims as Readonly<Record<string, unknown>>)
+        const { aud: _aud, exp, iat: _iat, iss: _iss, jti: _jti, nbf: _nbf, sub: _sub, ...claims } = payload
+        return Option.some<VisitorToken>({ claims, expires: exp as number })
       },
-      () => Option.none<Readonly<Record<string, unknown>>>()
+      () => Option.none<VisitorToken>()
     )
   )
 

@@ -9,7 +9,7 @@ import {
   SiteStructureRepository,
   type SpaceId
 } from "@octavo/domain"
-import { Effect, HashMap } from "effect"
+import { Effect, HashMap, Option } from "effect"
 import { byCreation, byId, change, containsFolded, layerOver } from "../shared/index.js"
 import { SitesState } from "./State.js"
 
@@ -41,6 +41,11 @@ export const MemorySiteRepository = layerOver(SiteRepository, SitesState, ({ sit
       shareLinks: HashMap.filter(s.shareLinks, (link) => link.siteId !== id)
     })),
   findById: sites.get,
+  findByBasename: (organizationId, basename) =>
+    Effect.map(
+      sites.filter((site) => site.organizationId === organizationId && sameFolded(site.basename, basename)),
+      (found) => Option.fromNullable(found[0])
+    ),
   lock: () => Effect.void,
   list: (organizationId, filter, page) =>
     store.read((state) => {

@@ -72,6 +72,12 @@ export const SiteRepositoryLive = Layer.effect(
     const guarded = conflictOnUnique(sql)
     const insert = write(SiteRow, (row) => sql`INSERT INTO sites ${sql.insert(row)}`)
     const update = write(SiteRow, (row) => sql`UPDATE sites SET ${sql.update(row, ["id"])} WHERE id = ${row["id"]}`)
+    const findBasename = findOne(
+      Schema.Struct({ organizationId: Schema.String, basename: Schema.String }),
+      SiteRow,
+      ({ basename, organizationId }) =>
+        sql`SELECT * FROM sites WHERE organization_id = ${organizationId} AND lower(basename) = lower(${basename}) AND basename IS NOT NULL`
+    )
     const holding = findAll(
       SpaceId,
       HoldingRow,
@@ -84,6 +90,8 @@ export const SiteRepositoryLive = Layer.effect(
       // Its sections, groups, site spaces and share links go with it (ON DELETE CASCADE).
       remove: (id) => sql`DELETE FROM sites WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       findById: findOne(SiteId, SiteRow, (id) => sql`SELECT * FROM sites WHERE id = ${id}`),
+      // The unique index on (organization_id, lower(basename)) answers it.
+      findByBasename: (organizationId, basename) => findBasename({ organizationId, basename }),
       // FOR UPDATE: in a transaction, the row stays locked until it ends (see the port).
       lock: (id) => sql`SELECT 1 FROM sites WHERE id = ${id} FOR UPDATE`.pipe(Effect.asVoid, Effect.orDie),
       list: (organizationId, filter, page) => {

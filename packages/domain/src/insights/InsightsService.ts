@@ -126,9 +126,16 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
               undefined) ||
           (site.visibility === "visitor-auth" && Option.isSome(verified))
         if (!admitted) return yield* notFound
-        const claims = Option.getOrNull(verified)
+        const claims = Option.getOrNull(Option.map(verified, (t) => t.claims))
         yield* store(siteId, input, () => ({ claims, authenticated: claims !== null }))
       })
+
+    /**
+     * Events the server records itself for a visitor it has already admitted to the published site
+     * (the reader's page views and searches), with the claims of the visitor's verified token.
+     */
+    const trackAdmitted = (siteId: SiteId, input: TrackEventsInput, claims: Readonly<Record<string, unknown>> | null) =>
+      store(siteId, input, () => ({ claims, authenticated: claims !== null }))
 
     /** The query's answer as columns, in `select` order. */
     const aggregate = (organizationId: OrganizationId, siteId: SiteId, input: AggregateInput) =>
@@ -183,6 +190,6 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
     /** Removes the events past retention; safe on several servers at once. */
     const purgeExpired = Effect.flatMap(now, (at) => events.purgeBefore(new Date(at.getTime() - Duration.toMillis(INSIGHTS_RETENTION))))
 
-    return { track, trackAnonymously, aggregate, segments, purgeExpired } as const
+    return { track, trackAnonymously, trackAdmitted, aggregate, segments, purgeExpired } as const
   })
 }) {}

@@ -39,12 +39,20 @@ export class UserAgents extends Context.Tag("@octavo/domain/UserAgents")<UserAge
 }>() {}
 
 /** Checks a site's visitor tokens (a library's job, outside the domain). */
+/** A verified visitor token: the claims that speak of the visitor, and when it expires. */
+export interface VisitorToken {
+  /** Its claims but the registered ones (`exp`, `iat`, `nbf`, `aud`, `iss`, `sub`, `jti`). */
+  readonly claims: Readonly<Record<string, unknown>>
+  /** `exp`, in seconds since the epoch. */
+  readonly expires: number
+}
+
 export class VisitorTokens extends Context.Tag("@octavo/domain/VisitorTokens")<VisitorTokens, {
   /**
-   * The claims of a JWT signed with HS256 under `secret`, when its signature holds and its `exp`
-   * (required), `nbf` and `iat` allow it now, with 60 s of leeway; none otherwise.
+   * The token, when it is a JWT signed with HS256 under `secret` whose signature holds and whose
+   * `exp` (required), `nbf` and `iat` allow it now, with 60 s of leeway; none otherwise.
    */
-  readonly verify: (token: string, secret: string) => Effect.Effect<Option.Option<Readonly<Record<string, unknown>>>>
+  readonly verify: (token: string, secret: string) => Effect.Effect<Option.Option<VisitorToken>>
 }>() {}
 
 /** The storage the insights context owns. */

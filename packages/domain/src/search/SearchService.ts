@@ -164,6 +164,19 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
         return { ...hits, items: hits.items.map((hit) => resultOf(hit, terms)) } satisfies Page<PageResult>
       })
 
+    /**
+     * Pages of the spaces a published site shows one visitor, best first. No member role is asked:
+     * the reader, which admitted the visitor to the site, names the spaces.
+     */
+    const inPublishedSpaces = (spaceIds: ReadonlyArray<SpaceId>, input: SearchInput, request: PageRequest) =>
+      Effect.gen(function*() {
+        const valid = yield* validate(SearchInput)(input)
+        const terms = termsOf(valid.query)
+        if (terms.length === 0 || spaceIds.length === 0) return emptyPage as Page<PageResult & { readonly spaceId: SpaceId }>
+        const hits = yield* index.pages(spaceIds, terms, request)
+        return { ...hits, items: hits.items.map((hit) => ({ ...resultOf(hit, terms), spaceId: hit.document.spaceId })) }
+      })
+
     /** Spaces of the organization the caller may read, best first, each with its best pages. */
     const inOrganization = (organizationId: OrganizationId, input: SearchInput, request: PageRequest) =>
       Effect.gen(function*() {
@@ -208,6 +221,6 @@ export class Search extends Effect.Service<Search>()("@octavo/domain/Search", {
       }
     })
 
-    return { inSpace, inOrganization, reindexStale } as const
+    return { inSpace, inOrganization, inPublishedSpaces, reindexStale } as const
   })
 }) {}

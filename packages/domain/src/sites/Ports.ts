@@ -31,6 +31,8 @@ export class SiteRepository extends Context.Tag("@octavo/domain/SiteRepository")
   /** Removes the site and everything under it: sections, groups, site spaces, share links. */
   readonly remove: (id: SiteId) => Effect.Effect<void>
   readonly findById: (id: SiteId) => Effect.Effect<Option.Option<Site>>
+  /** The organization's site with this basename, compared ignoring case (the published URLs' form). */
+  readonly findByBasename: (organizationId: OrganizationId, basename: string) => Effect.Effect<Option.Option<Site>>
   /**
    * In a unit of work: waits for, then holds until the unit ends, the site's lock, so that changes
    * to one site's structure take turns. Memory units of work already run one at a time.

@@ -135,6 +135,11 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         yield* repo.insert(second)
         expect(failureTag(yield* Effect.either(repo.update({ ...second, basename: "dOcS" })))).toBe("Conflict")
         expect(Option.getOrThrow(yield* repo.findById(second.id)).basename).toBe("guides")
+        // Published URLs find a site by its basename in its organization, whatever the case.
+        expect(Option.map(yield* repo.findByBasename(acme.id, "dOCs"), (s) => s.id)).toEqual(Option.some(site.id))
+        expect(Option.map(yield* repo.findByBasename(other.id, "DOCS"), (s) => s.id)).toEqual(Option.some(elsewhere.id))
+        expect(yield* repo.findByBasename(other.id, "guides")).toEqual(Option.none())
+        expect(yield* repo.findByBasename(acme.id, "doc")).toEqual(Option.none())
 
         // The proxy: on the whole instance.
         expect(failureTag(yield* Effect.either(repo.insert(siteOf(other.id, { proxy }))))).toBe("Conflict")

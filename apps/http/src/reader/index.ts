@@ -1,0 +1,2 @@
+/** Published sites in a browser, beside the JSON API. */
+export { ReaderRoutes } from "./ReaderRoutes.js"

@@ -1,0 +1,287 @@
+import { Effect, Option, Schema } from "effect"
+import { type PageNode, pageTree } from "../content/Changes.js"
+import type { File, RevisionContent } from "../content/Page.js"
+import { BlobStore, RevisionContentRepository } from "../content/Ports.js"
+import { pathIndex, resolveLink } from "../content/Resolve.js"
+import type { TrackEvent } from "../insights/Track.js"
+import { Insights } from "../insights/InsightsService.js"
+import { Search } from "../search/SearchService.js"
+import { VisitorTokens } from "../insights/Ports.js"
+import type { Organization } from "../organizations/Organization.js"
+import { OrganizationRepository } from "../organizations/Ports.js"
+import { NotFound } from "../shared/Errors.js"
+import type { FileId, OrganizationId, PageId, RevisionId, SiteId, SpaceId } from "../shared/Ids.js"
+import { ShareLinkRepository, SiteRepository, SiteStructureRepository } from "../sites/Ports.js"
+import { openingKey, type ShownTree, shownTree, showsSpace } from "../sites/Reading.js"
+import type { Site, SiteSection, SiteSpace } from "../sites/Site.js"
+import { sectionsInOrder, siteSpacesIn } from "../sites/Structure.js"
+import { SpaceRepository } from "../spaces/Ports.js"
+import type { Space } from "../spaces/Space.js"
+import { conditionHolds, locate, neighbours, pageAtPath, readingOrder, siteSpaceAddress, visitorTree } from "./Reading.js"
+
+/** A `visitor-auth` site asked for a visitor token it was not given (or not a valid one). */
+export class VisitorSignInRequired extends Schema.TaggedError<VisitorSignInRequired>()("VisitorSignInRequired", {
+  /** Where the site sends visitors to sign in; null shows a page saying so. */
+  fallbackURL: Schema.NullOr(Schema.String)
+}) {}
+
+/** What a visitor's browser brings: a share key (from the URL or the site's cookie), a visitor token (likewise). */
+export interface VisitorCredentials {
+  readonly shareKey?: string | undefined
+  readonly visitorToken?: string | undefined
+}
+
+/** A published site opened for one visitor. */
+export interface OpenedSite {
+  readonly organization: Organization
+  readonly site: Site
+  /** The structure the visitor sees, conditions applied. */
+  readonly shown: ShownTree
+  readonly spaces: ReadonlyMap<SpaceId, Space>
+  /** The verified visitor token's claims; null without one. */
+  readonly claims: Readonly<Record<string, unknown>> | null
+  /** When the token that admitted the visitor expires (seconds since the epoch). */
+  readonly tokenExpires: number | undefined
+  /** The active share key that opened a `share-link` site. */
+  readonly shareKey: string | undefined
+}
+
+/** A page a visitor's search found, with the sections that matched (their anchors as the page's headings carry them). */
+export interface ReaderSearchResult {
+  readonly space: ReaderSpace
+  readonly node: PageNode
+  readonly sections: ReadonlyArray<{ readonly title: string; readonly anchor: string; readonly body: string }>
+}
+
+/** Where a link of a page leads for a reader. */
+export type ReaderLink =
+  | { readonly kind: "external"; readonly url: string }
+  | { readonly kind: "page"; readonly path: string; readonly anchor: string | undefined }
+  | { readonly kind: "file"; readonly file: File }
+  | { readonly kind: "nowhere" }
+
+/** One site space's pages as the reader shows them. */
+export interface ReaderSpace {
+  readonly siteSpace: SiteSpace
+  readonly section: SiteSection | undefined
+  readonly space: Space
+  readonly revisionId: RevisionId
+  readonly content: RevisionContent
+  /** Its address after the site's ("" for the default site space of the default section). */
+  readonly address: string
+  /** Pages whose condition holds, hidden ones included (they open by URL). */
+  readonly pages: ReadonlyArray<PageNode>
+  /** The sidebar: without hidden pages. */
+  readonly navigation: ReadonlyArray<PageNode>
+}
+
+/** A page opened at a URL. */
+export interface ReaderPage extends ReaderSpace {
+  readonly node: PageNode
+  readonly previous: PageNode | undefined
+  readonly next: PageNode | undefined
+  /** Where a url written in this page leads. */
+  readonly link: (url: string) => ReaderLink
+}
+
+const withoutHidden = (nodes: ReadonlyArray<PageNode>): ReadonlyArray<PageNode> =>
+  nodes.filter((n) => !n.page.hidden).map((n) => ({ ...n, pages: withoutHidden(n.pages) }))
+
+const whereConditionsHold = (nodes: ReadonlyArray<PageNode>, claims: unknown, adaptive: boolean): ReadonlyArray<PageNode> =>
+  nodes
+    .filter((n) => conditionHolds(n.page.condition ?? null, claims, adaptive))
+    .map((n) => ({ ...n, pages: whereConditionsHold(n.pages, claims, adaptive) }))
+
+/**
+ * The reader (issue 20): a published site as its visitors read it, without a member token. Which
+ * visitors a site admits follows conventions-2.md §1.3: `public` and `unlisted` anyone, `share-link`
+ * an active key, `visitor-auth` a valid HS256 visitor token (else `VisitorSignInRequired`); an
+ * unpublished site, or one the visitor may not open, does not exist (404).
+ */
+export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
+  effect: Effect.gen(function*() {
+    const organizations = yield* OrganizationRepository
+    const sites = yield* SiteRepository
+    const structures = yield* SiteStructureRepository
+    const shareLinks = yield* ShareLinkRepository
+    const spaces = yield* SpaceRepository
+    const contents = yield* RevisionContentRepository
+    const blobs = yield* BlobStore
+    const visitorTokens = yield* VisitorTokens
+    const insights = yield* Insights
+    const searchService = yield* Search
+
+    const organizationOf = (key: string) =>
+      Effect.gen(function*() {
+        const byHostname = yield* organizations.findByHostname(key.toLowerCase())
+        if (Option.isSome(byHostname)) return byHostname
+        return yield* organizations.findById(key as OrganizationId)
+      })
+
+    const siteOf = (organizationId: OrganizationId, key: string) =>
+      Effect.gen(function*() {
+        const byBasename = yield* sites.findByBasename(organizationId, key)
+        if (Option.isSome(byBasename)) return byBasename
+        return Option.filter(yield* sites.findById(key as SiteId), (s) => s.organizationId === organizationId)
+      })
+
+    /**
+     * Opens the site at `{organization}/{site}` for a visitor with the credentials the browser holds
+     * for that site (cookies are per site, so they are asked for once the site is known).
+     */
+    const open = (organizationKey: string, siteKey: string, credentialsFor: (siteId: SiteId) => VisitorCredentials) =>
+      Effect.gen(function*() {
+        const notFound = new NotFound({ entity: "site", id: `${organizationKey}/${siteKey}` })
+        const organization = yield* organizationOf(organizationKey)
+        if (Option.isNone(organization)) return yield* notFound
+        const found = yield* siteOf(organization.value.id, siteKey)
+        if (Option.isNone(found) || !found.value.published) return yield* notFound
+        const site = found.value
+        const credentials = credentialsFor(site.id)
+        const token = credentials.visitorToken
+        const verified = token === undefined ? Option.none() : yield* visitorTokens.verify(token, site.publishingAuth.privateKey)
+        let shareKey: string | undefined
+        if (site.visibility === "share-link") {
+          shareKey = credentials.shareKey === undefined
+            ? undefined
+            : openingKey(site, credentials.shareKey, yield* shareLinks.active(site.id))
+          if (shareKey === undefined) return yield* notFound
+        }
+        if (site.visibility === "visitor-auth" && Option.isNone(verified)) {
+          return yield* new VisitorSignInRequired({ fallbackURL: site.publishingAuth.fallbackURL })
+        }
+        const claims = Option.getOrNull(Option.map(verified, (t) => t.claims))
+        const loaded = yield* structures.load(site.id)
+        const held = yield* spaces.findMany([...new Set(loaded.siteSpaces.map((s) => s.spaceId))])
+        const live = new Map(held.filter((s) => showsSpace(site.organizationId, s)).map((s) => [s.id, s] as const))
+        const shown = visitorTree(shownTree({ site, ...loaded }, (id) => live.has(id)), claims ?? {})
+        return {
+          organization: organization.value,
+          site,
+          shown,
+          spaces: live,
+          claims,
+          tokenExpires: Option.getOrUndefined(Option.map(verified, (t) => t.expires)),
+          shareKey
+        } satisfies OpenedSite
+      })
+
+    const readerSpace = (opened: OpenedSite, siteSpace: SiteSpace) =>
+      Effect.gen(function*() {
+        const space = opened.spaces.get(siteSpace.spaceId)!
+        const content = yield* contents.load(space.revisionId)
+        const pages = whereConditionsHold(pageTree(content), opened.claims ?? {}, opened.site.adaptiveContent)
+        return {
+          siteSpace,
+          section: opened.shown.tree.sections.find((s) => s.id === siteSpace.sectionId),
+          space,
+          revisionId: space.revisionId,
+          content,
+          address: siteSpaceAddress(opened.shown, siteSpace),
+          pages,
+          navigation: withoutHidden(pages)
+        } satisfies ReaderSpace
+      })
+
+    /** The page at `segments` (after the site's address): `[section/][site space/][page path]`. */
+    const page = (opened: OpenedSite, segments: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const notFound = new NotFound({ entity: "page", id: segments.join("/") })
+        const located = locate(opened.shown, segments)
+        if (located === undefined) return yield* notFound
+        const space = yield* readerSpace(opened, located.siteSpace)
+        const node = pageAtPath(space.pages, located.pagePath.join("/"))
+        if (node === undefined) return yield* notFound
+        const paths = pathIndex(space.content)
+        const open = new Set(readingOrder(space.pages).map((n) => n.page.id))
+        const nodes = new Map<PageId, PageNode>()
+        const index = (list: ReadonlyArray<PageNode>) =>
+          list.forEach((n) => {
+            nodes.set(n.page.id, n)
+            index(n.pages)
+          })
+        index(space.pages)
+        const link = (url: string): ReaderLink => {
+          const reached = resolveLink(space.content, paths, node.page.id, url)
+          switch (reached.kind) {
+            case "external":
+              return /^(https?:|mailto:|#)/i.test(url.trim()) ? { kind: "external", url: url.trim() } : { kind: "nowhere" }
+            case "page": {
+              const target = nodes.get(reached.page)
+              if (target === undefined) return { kind: "nowhere" }
+              // A group opens its first document; a page no reader can open leads nowhere.
+              const opens = open.has(target.page.id) ? target : readingOrder(target.pages)[0]
+              return opens === undefined ? { kind: "nowhere" } : { kind: "page", path: opens.path, anchor: reached.anchor }
+            }
+            case "file": {
+              const file = space.content.files.get(reached.file)
+              return file === undefined ? { kind: "nowhere" } : { kind: "file", file }
+            }
+            default:
+              return { kind: "nowhere" }
+          }
+        }
+        return { ...space, node, ...neighbours(space.navigation, node.page), link } satisfies ReaderPage
+      })
+
+    /** Every site space the visitor sees, in reading order (sections in order, then their site spaces). */
+    const everySpace = (opened: OpenedSite) => {
+      const { tree } = opened.shown
+      const scopes = tree.sections.length > 0 ? sectionsInOrder(tree).map((s) => s.id) : [null]
+      return Effect.forEach(scopes.flatMap((scope) => siteSpacesIn(tree, scope)), (s) => readerSpace(opened, s))
+    }
+
+    /** A file of a space the visitor sees: its bytes and type. */
+    const file = (opened: OpenedSite, spaceId: SpaceId, fileId: FileId) =>
+      Effect.gen(function*() {
+        const notFound = new NotFound({ entity: "file", id: fileId })
+        const space = opened.spaces.get(spaceId)
+        if (space === undefined || !opened.shown.tree.siteSpaces.some((s) => s.spaceId === spaceId)) return yield* notFound
+        const content = yield* contents.load(space.revisionId)
+        const found = content.files.get(fileId)
+        if (found === undefined) return yield* notFound
+        const bytes = yield* blobs.get(found.blobKey)
+        if (Option.isNone(bytes)) return yield* notFound
+        return { file: found, bytes: bytes.value }
+      })
+
+    /**
+     * The pages of the site a visitor's search finds, best first (at most 20), each in the first
+     * site space that shows its space, with its matching sections; pages the visitor cannot see
+     * in the sidebar (hidden, or a condition false) are left out.
+     */
+    const search = (opened: OpenedSite, query: string) =>
+      Effect.gen(function*() {
+        const siteSpaces = opened.shown.tree.siteSpaces
+        const spaceIds = [...new Set(siteSpaces.map((s) => s.spaceId))]
+        const found = yield* searchService.inPublishedSpaces(spaceIds, { query }, { limit: 20, after: Option.none() })
+        const loaded = new Map<SpaceId, ReaderSpace>()
+        const results: Array<ReaderSearchResult> = []
+        for (const hit of found.items) {
+          const siteSpace = siteSpaces.find((s) => s.spaceId === hit.spaceId)
+          if (siteSpace === undefined) continue
+          const space = loaded.get(hit.spaceId) ?? (yield* readerSpace(opened, siteSpace))
+          loaded.set(hit.spaceId, space)
+          const node = readingOrder(space.navigation).find((n) => n.page.id === hit.pageId)
+          if (node === undefined) continue
+          results.push({
+            space,
+            node,
+            sections: hit.sections.map((section) => ({ title: section.title, anchor: section.anchor, body: section.body }))
+          })
+        }
+        return results
+      })
+
+    /** Records what the reader served (page views, searches, markdown and llms requests) for the site's insights. */
+    const record = (opened: OpenedSite, events: ReadonlyArray<TrackEvent>) =>
+      events.length === 0
+        ? Effect.void
+        : Effect.catchAll(
+          insights.trackAdmitted(opened.site.id, { events: events as [TrackEvent, ...Array<TrackEvent>] }, opened.claims),
+          (error) => Effect.logWarning("A reader's event was not recorded", error)
+        )
+
+    return { open, page, everySpace, file, search, record } as const
+  })
+}) {}

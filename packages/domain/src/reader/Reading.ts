@@ -1,0 +1,125 @@
+import type { PageNode } from "../content/Changes.js"
+import type { ContentPage } from "../content/Page.js"
+import type { SiteSectionId, SiteSpaceId, SpaceId } from "../shared/Ids.js"
+import { evaluateCondition, parseCondition } from "../sites/Condition.js"
+import { type ShownTree, siteSpaceSegments } from "../sites/Reading.js"
+import type { SiteSection, SiteSectionGroup, SiteSpace } from "../sites/Site.js"
+import { hasSections, rootItems, type Scope, sectionsIn, sectionsInOrder, siteSpacesIn } from "../sites/Structure.js"
+
+/**
+ * How a published site reads to one visitor (issue 20, conventions-2.md §1.3, §1.5): which sections
+ * and site spaces the visitor's claims let through, where the segments of a URL lead, and the page
+ * tree as a reader walks it. Pure: the reader's use cases load, these decide.
+ */
+
+/** Whether an item with this condition shows to a visitor with these claims; without adaptive content, every item shows. */
+export const conditionHolds = (condition: string | null, claims: unknown, adaptive: boolean): boolean => {
+  if (!adaptive || condition === null) return true
+  const parsed = parseCondition(condition)
+  return parsed._tag === "Right" && evaluateCondition(parsed.expr, claims)
+}
+
+/** The tree as one visitor sees it: sections and site spaces whose condition is false are left out, defaults moving on. */
+export const visitorTree = (shown: ShownTree, claims: unknown): ShownTree => {
+  const { tree } = shown
+  const adaptive = tree.site.adaptiveContent
+  const sections = tree.sections.filter((s) => conditionHolds(s.condition, claims, adaptive))
+  const kept = new Set<SiteSectionId | null>([null, ...sections.map((s) => s.id)])
+  const siteSpaces = tree.siteSpaces.filter((s) => kept.has(s.sectionId) && conditionHolds(s.condition, claims, adaptive))
+  // A section left without site spaces has nothing to show.
+  const filled = sections.filter((s) => siteSpaces.some((ss) => ss.sectionId === s.id))
+  const next = { ...tree, sections: filled, siteSpaces }
+  const defaults = new Set<SiteSpaceId>()
+  const scopes: Array<Scope> = hasSections(next) ? filled.map((s) => s.id) : [null]
+  for (const scope of scopes) {
+    const members = siteSpacesIn(next, scope)
+    const dflt = members.find((s) => shown.defaults.has(s.id)) ?? members[0]
+    if (dflt !== undefined) defaults.add(dflt.id)
+  }
+  const defaultSectionId = filled.some((s) => s.id === tree.site.defaultSectionId)
+    ? tree.site.defaultSectionId
+    : filled.length > 0
+    ? sectionsInOrder(next)[0]!.id
+    : null
+  return { tree: { ...next, site: { ...tree.site, defaultSectionId } }, defaults }
+}
+
+/** Where a URL's segments after the site's address lead: a site space, and the page path left over. */
+export interface Located {
+  readonly section: SiteSection | undefined
+  readonly siteSpace: SiteSpace
+  readonly pagePath: ReadonlyArray<string>
+}
+
+/**
+ * Reads `[section path/][site-space path/][page path]`: a first segment naming a section (not the
+ * default one, whose site spaces sit at the site's address) selects it, then a segment naming a
+ * site space of that scope (not its default) selects it; the rest is the page's path.
+ */
+export const locate = (shown: ShownTree, segments: ReadonlyArray<string>): Located | undefined => {
+  const { tree } = shown
+  let rest = segments
+  let section: SiteSection | undefined
+  if (hasSections(tree)) {
+    const named = tree.sections.find((s) => s.id !== tree.site.defaultSectionId && s.path === rest[0])
+    section = named ?? tree.sections.find((s) => s.id === tree.site.defaultSectionId)
+    if (named !== undefined) rest = rest.slice(1)
+    if (section === undefined) return undefined
+  }
+  const scope: Scope = section?.id ?? null
+  const members = siteSpacesIn(tree, scope)
+  const named = members.find((s) => !shown.defaults.has(s.id) && s.path === rest[0])
+  const siteSpace = named ?? members.find((s) => shown.defaults.has(s.id))
+  if (named !== undefined) rest = rest.slice(1)
+  if (siteSpace === undefined) return undefined
+  return { section, siteSpace, pagePath: rest }
+}
+
+/** A site space's address after the site's: its section's segment, then its own, each left out for a default. */
+export const siteSpaceAddress = (shown: ShownTree, siteSpace: SiteSpace): string => siteSpaceSegments(shown, siteSpace).join("/")
+
+/** The root's items as a reader's tabs: sections, and groups with the sections under them. */
+export type SectionTab =
+  | { readonly kind: "section"; readonly section: SiteSection }
+  | { readonly kind: "group"; readonly group: SiteSectionGroup; readonly sections: ReadonlyArray<SiteSection> }
+
+export const sectionTabs = (shown: ShownTree): ReadonlyArray<SectionTab> =>
+  rootItems(shown.tree).flatMap((item): Array<SectionTab> => {
+    if (item.kind === "section") {
+      const section = shown.tree.sections.find((s) => s.id === item.id)
+      return section === undefined ? [] : [{ kind: "section", section }]
+    }
+    const sections = sectionsIn(shown.tree, item.id)
+    const group = shown.tree.groups.find((g) => g.id === item.id)!
+    return sections.length === 0 ? [] : [{ kind: "group", group, sections }]
+  })
+
+/** The page tree a reader sees: hidden pages (and what is under them) and pages whose condition is false left out. */
+export const readerTree = (nodes: ReadonlyArray<PageNode>, claims: unknown, adaptive: boolean): ReadonlyArray<PageNode> =>
+  nodes
+    .filter((node) => !node.page.hidden && conditionHolds(node.page.condition ?? null, claims, adaptive))
+    .map((node) => ({ ...node, pages: readerTree(node.pages, claims, adaptive) }))
+
+/** The pages a reader can open (documents), in reading order: depth first, parents before children. */
+export const readingOrder = (nodes: ReadonlyArray<PageNode>): ReadonlyArray<PageNode> =>
+  nodes.flatMap((node) => [...(node.page.kind === "document" ? [node] : []), ...readingOrder(node.pages)])
+
+/** The page a path opens: the first document for an empty path, a group's first document for a group. */
+export const pageAtPath = (nodes: ReadonlyArray<PageNode>, path: string): PageNode | undefined => {
+  const order = readingOrder(nodes)
+  if (path === "") return order[0]
+  const all = (list: ReadonlyArray<PageNode>): ReadonlyArray<PageNode> => list.flatMap((n) => [n, ...all(n.pages)])
+  const found = all(nodes).find((n) => n.path === path)
+  if (found === undefined || found.page.kind === "link") return undefined
+  return found.page.kind === "document" ? found : readingOrder(found.pages)[0]
+}
+
+/** The documents before and after a page in reading order. */
+export const neighbours = (nodes: ReadonlyArray<PageNode>, page: ContentPage) => {
+  const order = readingOrder(nodes)
+  const at = order.findIndex((n) => n.page.id === page.id)
+  return { previous: at > 0 ? order[at - 1] : undefined, next: at >= 0 ? order[at + 1] : undefined }
+}
+
+/** The spaces a tree's site spaces read from. */
+export const spacesOfTree = (shown: ShownTree): ReadonlyArray<SpaceId> => [...new Set(shown.tree.siteSpaces.map((s) => s.spaceId))]

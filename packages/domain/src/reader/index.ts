@@ -1,0 +1,7 @@
+export * from "./Reading.js"
+export * from "./ReaderService.js"
+
+import { Reader } from "./ReaderService.js"
+
+/** The reader context's use cases: published sites as their visitors read them. Needs what insights needs. */
+export const ReaderServices = Reader.Default
