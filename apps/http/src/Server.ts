@@ -59,7 +59,7 @@ import { CertificatesLive, SsoHandlers } from "./sso/index.js"
 import { TranslationsHandlers } from "./translations/index.js"
 import { type GitCliOptions, GitRepositoriesLive } from "./gitsync/GitCli.js"
 import { GitSyncHandlers, ServerInstanceLive } from "./gitsync/index.js"
-import { ReaderRoutes } from "./reader/index.js"
+import { AppRoutes, ReaderRoutes, SessionKey, sessionKeyOf } from "./reader/index.js"
 import { UserAgentsLive } from "./insights/UserAgents.js"
 import { VisitorTokensLive } from "./insights/VisitorTokens.js"
 import { classifyAddress, FetchGuardLive, WebFetcherLive, type WebFetchOptions } from "./WebFetch.js"
@@ -154,6 +154,12 @@ const tooLarge = (limit: number) => respond(413, `The body is over the limit of 
 const isJsonType = (contentType: string | undefined): boolean =>
   contentType !== undefined && (contentType.split(";")[0] ?? "").trim().toLowerCase() === "application/json"
 
+const isFormType = (contentType: string | undefined): boolean =>
+  contentType !== undefined && (contentType.split(";")[0] ?? "").trim().toLowerCase() === "application/x-www-form-urlencoded"
+
+/** Where browsers post forms. */
+const formPaths = new Set(["/sign-in", "/sign-out"])
+
 /** Whether a JSON text opens more than `max` arrays or objects at once; brackets inside strings are text. */
 const nestedDeeperThan = (text: string, max: number): boolean => {
   let depth = 0
@@ -227,7 +233,9 @@ const readJsonBody = (app: HttpApp.Default): HttpApp.Default =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     if (!HttpMethod.hasBody(request.method)) return app
     const contentType = request.headers["content-type"]
-    if (contentType !== undefined && !isJsonType(contentType)) return unsupportedType()
+    // The browser's sign-in form is the one body that is not JSON (apps/http/src/reader/AppRoutes.ts).
+    const form = isFormType(contentType) && formPaths.has(request.url.split("?")[0] ?? "")
+    if (contentType !== undefined && !isJsonType(contentType) && !form) return unsupportedType()
     const declared = Number(request.headers["content-length"] ?? "0")
     // No length and no chunks: nothing to read.
     if (request.headers["transfer-encoding"] === undefined && !(declared > 0)) return app
@@ -244,7 +252,7 @@ const readJsonBody = (app: HttpApp.Default): HttpApp.Default =>
       // JSON is UTF-8: bytes that are not would be read as U+FFFD and stored changed, so they are refused.
       if (!isUtf8(bytes.value)) return respond(400, "body: is not valid UTF-8")
       const text = bytes.value.toString("utf8")
-      if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return respond(400, `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+      if (!form && nestedDeeperThan(text, MAX_JSON_DEPTH)) return respond(400, `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
       return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBodyText(request, text))
     })
   })
@@ -516,6 +524,8 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
     // Fonts from Scalar's servers would be refused by the page's policy: the page uses the system's.
     Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
     Layer.provide(ReaderRoutes),
+    Layer.provide(AppRoutes),
+    Layer.provide(Layer.succeed(SessionKey, sessionKeyOf(options.secretKey))),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/openapi.json" })),
     Layer.provide(ErrorBodies),
     Layer.provide(ApiLive),

@@ -188,4 +188,58 @@ layer(testServer(MemoryStorage), { excludeTestServices: true, timeout: 180_000 }
       expect(page.url()).toBe(`${origin}/sites/${org}/private/start`)
       expect((yield* run(() => page.goto(`${origin}/sites/${org}/private/more`)))?.status()).toBe(200)
     }))
+
+  it.scoped("a member signs in with a token, walks organization, space and change request views; others' spaces are 404", () =>
+    Effect.gen(function*() {
+      const origin = yield* serverOrigin
+      const admin = yield* newUser("Mia Member")
+      const token = admin.token
+      const org = (yield* call("POST", "/v1/orgs", { token, body: { title: "Acme" } })).body.id as string
+      const guide = yield* spaceWithPages(org, token, "Guide", [{ title: "Welcome" }, { title: "Install", markdown: "Run it.\n" }])
+      const cr = (yield* call("POST", `/v1/spaces/${guide.spaceId}/change-requests`, { token, body: { subject: "Better install" } })).body
+      yield* call("POST", `/v1/spaces/${guide.spaceId}/change-requests/${cr.id}/content`, {
+        token,
+        body: { changes: [{ operation: "update_page", page: guide.ids["Install"], document: { markdown: "Run the installer.\n" } }] }
+      })
+      const stranger = yield* newUser("Stan Stranger")
+      const other = (yield* call("POST", "/v1/orgs", { token: stranger.token, body: { title: "Elsewhere" } })).body.id as string
+      const theirs = yield* spaceWithPages(other, stranger.token, "Theirs", [{ title: "Private" }])
+
+      const chromium = yield* browser
+      const context = yield* Effect.acquireRelease(
+        Effect.promise(() => chromium.newContext({ bypassCSP: true })),
+        (c) => Effect.promise(() => c.close())
+      )
+      const page = yield* Effect.promise(() => context.newPage())
+      const run = <A>(f: () => Promise<A>) => Effect.promise(f)
+
+      yield* run(() => page.goto(`${origin}/o/${org}`))
+      expect(page.url()).toBe(`${origin}/sign-in?next=${encodeURIComponent(`/o/${org}`)}`)
+      expect(yield* accessibilityProblems(page)).toEqual([])
+      yield* run(() => page.getByLabel("API token").fill(token))
+      yield* run(() => page.getByRole("button", { name: "Sign in" }).click())
+      yield* run(() => page.waitForURL(`${origin}/o/${org}`))
+      expect(yield* run(() => page.locator("h1").textContent())).toBe("Acme")
+      // The browser holds a session, not the token.
+      const cookies = yield* run(() => context.cookies())
+      expect(cookies.map((c) => c.name)).toContain("octavo_session")
+      expect(cookies.some((c) => c.value.includes(token))).toBe(false)
+
+      yield* run(() => page.getByRole("link", { name: "Guide" }).click())
+      expect(yield* run(() => page.locator("h1").textContent())).toBe("Welcome")
+      yield* run(() => page.getByRole("navigation", { name: "Pages", exact: true }).getByRole("link", { name: "Install" }).click())
+      expect(yield* run(() => page.locator("h1").textContent())).toBe("Install")
+      expect(yield* accessibilityProblems(page)).toEqual([])
+
+      yield* run(() => page.goto(`${origin}/s/${guide.spaceId}/~/changes/1`))
+      expect(yield* run(() => page.locator("ins").textContent())).toBe("+ Run the installer.\n")
+      yield* run(() => page.screenshot({ path: join(ARTIFACTS, "app-change-request.png") }))
+      expect(yield* accessibilityProblems(page)).toEqual([])
+
+      expect((yield* run(() => page.goto(`${origin}/s/${theirs.spaceId}`)))?.status()).toBe(404)
+      yield* run(() => page.goto(`${origin}/o/${org}`))
+      yield* run(() => page.getByRole("button", { name: "Sign out" }).click())
+      yield* run(() => page.waitForURL(`${origin}/sign-in`))
+      expect((yield* run(() => page.goto(`${origin}/o/${org}`))) !== null && page.url().startsWith(`${origin}/sign-in`)).toBe(true)
+    }))
 })

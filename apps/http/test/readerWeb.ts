@@ -30,6 +30,25 @@ export const web = (path: string, headers: Readonly<Record<string, string>> = {}
     } satisfies WebAnswer
   }).pipe(Effect.scoped, Effect.orDie)
 
+/** A form posted as a browser posts it (`application/x-www-form-urlencoded`), redirects not followed. */
+export const webPost = (path: string, form: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>> = {}) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const request = HttpClientRequest.post(path).pipe(
+      HttpClientRequest.setHeaders(headers),
+      HttpClientRequest.bodyText(new URLSearchParams(form).toString(), "application/x-www-form-urlencoded")
+    )
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    return {
+      status: response.status,
+      text,
+      headers: response.headers,
+      cookies: Cookies.toRecord(response.cookies),
+      setCookies: Object.values(response.cookies.cookies)
+    } satisfies WebAnswer
+  }).pipe(Effect.scoped, Effect.orDie)
+
 /** The hrefs of the links inside the element that starts with `opening` (a landmark of the page). */
 export const linksIn = (page: string, opening: string): Array<string> => {
   const start = page.indexOf(opening)

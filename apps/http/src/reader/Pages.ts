@@ -42,7 +42,8 @@ export const hrefOf = (address: SiteAddress, space: ReaderSpace, link: ReaderLin
   }
 }
 
-const document = (input: {
+/** A whole HTML document around a body, with the reader's style sheet and script. */
+export const document = (input: {
   readonly title: string
   readonly description?: string | undefined
   readonly markdownHref?: string | undefined

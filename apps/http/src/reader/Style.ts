@@ -88,6 +88,13 @@ summary { cursor: pointer; font-weight: 600; }
 .results { list-style: none; padding: 0; }
 .results li { border-bottom: 1px solid var(--line); padding: .75rem 0; }
 .message { max-width: 40rem; margin: 4rem auto; padding: 0 1.5rem; }
+.diff { white-space: pre-wrap; }
+.diff ins { display: block; text-decoration: none; background: color-mix(in srgb, var(--success) 18%, transparent); }
+.diff del { display: block; text-decoration: none; background: color-mix(in srgb, var(--danger) 18%, transparent); }
+.diff span { display: block; color: var(--muted); }
+.change-request { border: 1px solid var(--line); border-radius: 8px; padding: .5rem 1rem; margin-bottom: 2rem; }
+.sign-in input { padding: .5rem .6rem; border: 1px solid var(--line); border-radius: 6px; background: var(--soft); color: var(--fg); max-width: 100%; }
+.sign-in button { padding: .5rem 1rem; border: 0; border-radius: 6px; background: var(--accent); color: var(--accent-fg); cursor: pointer; }
 @media (max-width: 64rem) { .layout { grid-template-columns: 14rem minmax(0, 1fr); } .outline { display: none; } }
 @media (max-width: 44rem) { .layout { display: block; } .sidebar { position: static; max-height: none; border-bottom: 1px solid var(--line); } }
 `

@@ -34,18 +34,33 @@ export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identit
         (actor) => actor.isInstanceAdmin ? Effect.void : Effect.fail(new Forbidden({ action, required: "the instance administrator" }))
       )
 
-    /** The user behind a bearer token; unknown and revoked tokens are refused alike. */
-    const authenticate = (secret: string) =>
+    /** The token's user, while the token is not revoked and its user exists. */
+    const userOf = (token: Option.Option<ApiToken>) =>
       Effect.gen(function*() {
-        const hash = yield* secrets.hashToken(secret)
-        const token = yield* tokens.findByHash(hash)
         if (Option.isNone(token) || token.value.revokedAt !== undefined) {
           return yield* new Unauthenticated({ reason: "The bearer token is unknown or revoked" })
         }
         const user = yield* users.findById(token.value.userId)
         if (Option.isNone(user)) return yield* new Unauthenticated({ reason: "The bearer token's user no longer exists" })
-        return user.value
+        return { user: user.value, token: token.value }
       })
+
+    /** The user behind a bearer token; unknown and revoked tokens are refused alike. */
+    const authenticate = (secret: string) =>
+      Effect.map(Effect.flatMap(Effect.flatMap(secrets.hashToken(secret), tokens.findByHash), userOf), ({ user }) => user)
+
+    /**
+     * Signing in a browser with a token: its user and the token's id, which a session keeps in place
+     * of the token itself, so that revoking the token ends the session.
+     */
+    const signIn = (secret: string) =>
+      Effect.map(Effect.flatMap(Effect.flatMap(secrets.hashToken(secret), tokens.findByHash), userOf), ({ token, user }) => ({
+        user,
+        tokenId: token.id
+      }))
+
+    /** The user of a session opened with the token `tokenId`, while that token holds. */
+    const resumeSession = (tokenId: TokenId) => Effect.map(Effect.flatMap(tokens.findById(tokenId), userOf), ({ user }) => user)
 
     const issueToken = (userId: UserId, label: string, secret: string) =>
       Effect.gen(function*() {
@@ -148,6 +163,6 @@ export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identit
         return yield* userNotFound(userId)
       })
 
-    return { authenticate, bootstrapInstanceAdmin, createUser, createToken, revokeToken, getUser } as const
+    return { authenticate, signIn, resumeSession, bootstrapInstanceAdmin, createUser, createToken, revokeToken, getUser } as const
   })
 }) {}

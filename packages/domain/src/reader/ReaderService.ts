@@ -1,8 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import { type PageNode, pageTree } from "../content/Changes.js"
-import type { File, RevisionContent } from "../content/Page.js"
+import type { RevisionContent } from "../content/Page.js"
 import { BlobStore, RevisionContentRepository } from "../content/Ports.js"
-import { pathIndex, resolveLink } from "../content/Resolve.js"
 import type { TrackEvent } from "../insights/Track.js"
 import { Insights } from "../insights/InsightsService.js"
 import { Search } from "../search/SearchService.js"
@@ -10,14 +9,24 @@ import { VisitorTokens } from "../insights/Ports.js"
 import type { Organization } from "../organizations/Organization.js"
 import { OrganizationRepository } from "../organizations/Ports.js"
 import { NotFound } from "../shared/Errors.js"
-import type { FileId, OrganizationId, PageId, RevisionId, SiteId, SpaceId } from "../shared/Ids.js"
+import type { FileId, OrganizationId, RevisionId, SiteId, SpaceId } from "../shared/Ids.js"
 import { ShareLinkRepository, SiteRepository, SiteStructureRepository } from "../sites/Ports.js"
 import { openingKey, type ShownTree, shownTree, showsSpace } from "../sites/Reading.js"
 import type { Site, SiteSection, SiteSpace } from "../sites/Site.js"
 import { sectionsInOrder, siteSpacesIn } from "../sites/Structure.js"
 import { SpaceRepository } from "../spaces/Ports.js"
 import type { Space } from "../spaces/Space.js"
-import { conditionHolds, locate, neighbours, pageAtPath, readingOrder, siteSpaceAddress, visitorTree } from "./Reading.js"
+import {
+  conditionHolds,
+  linksFrom,
+  locate,
+  neighbours,
+  pageAtPath,
+  type ReaderLink,
+  readingOrder,
+  siteSpaceAddress,
+  visitorTree
+} from "./Reading.js"
 
 /** A `visitor-auth` site asked for a visitor token it was not given (or not a valid one). */
 export class VisitorSignInRequired extends Schema.TaggedError<VisitorSignInRequired>()("VisitorSignInRequired", {
@@ -52,13 +61,6 @@ export interface ReaderSearchResult {
   readonly node: PageNode
   readonly sections: ReadonlyArray<{ readonly title: string; readonly anchor: string; readonly body: string }>
 }
-
-/** Where a link of a page leads for a reader. */
-export type ReaderLink =
-  | { readonly kind: "external"; readonly url: string }
-  | { readonly kind: "page"; readonly path: string; readonly anchor: string | undefined }
-  | { readonly kind: "file"; readonly file: File }
-  | { readonly kind: "nowhere" }
 
 /** One site space's pages as the reader shows them. */
 export interface ReaderSpace {
@@ -192,35 +194,7 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
         const space = yield* readerSpace(opened, located.siteSpace)
         const node = pageAtPath(space.pages, located.pagePath.join("/"))
         if (node === undefined) return yield* notFound
-        const paths = pathIndex(space.content)
-        const open = new Set(readingOrder(space.pages).map((n) => n.page.id))
-        const nodes = new Map<PageId, PageNode>()
-        const index = (list: ReadonlyArray<PageNode>) =>
-          list.forEach((n) => {
-            nodes.set(n.page.id, n)
-            index(n.pages)
-          })
-        index(space.pages)
-        const link = (url: string): ReaderLink => {
-          const reached = resolveLink(space.content, paths, node.page.id, url)
-          switch (reached.kind) {
-            case "external":
-              return /^(https?:|mailto:|#)/i.test(url.trim()) ? { kind: "external", url: url.trim() } : { kind: "nowhere" }
-            case "page": {
-              const target = nodes.get(reached.page)
-              if (target === undefined) return { kind: "nowhere" }
-              // A group opens its first document; a page no reader can open leads nowhere.
-              const opens = open.has(target.page.id) ? target : readingOrder(target.pages)[0]
-              return opens === undefined ? { kind: "nowhere" } : { kind: "page", path: opens.path, anchor: reached.anchor }
-            }
-            case "file": {
-              const file = space.content.files.get(reached.file)
-              return file === undefined ? { kind: "nowhere" } : { kind: "file", file }
-            }
-            default:
-              return { kind: "nowhere" }
-          }
-        }
+        const link = linksFrom(space.content, space.pages, node.page.id)
         return { ...space, node, ...neighbours(space.navigation, node.page), link } satisfies ReaderPage
       })
 

@@ -1,6 +1,7 @@
 import type { PageNode } from "../content/Changes.js"
-import type { ContentPage } from "../content/Page.js"
-import type { SiteSectionId, SiteSpaceId, SpaceId } from "../shared/Ids.js"
+import type { ContentPage, File, RevisionContent } from "../content/Page.js"
+import { pathIndex, resolveLink } from "../content/Resolve.js"
+import type { PageId, SiteSectionId, SiteSpaceId, SpaceId } from "../shared/Ids.js"
 import { evaluateCondition, parseCondition } from "../sites/Condition.js"
 import { type ShownTree, siteSpaceSegments } from "../sites/Reading.js"
 import type { SiteSection, SiteSectionGroup, SiteSpace } from "../sites/Site.js"
@@ -123,3 +124,46 @@ export const neighbours = (nodes: ReadonlyArray<PageNode>, page: ContentPage) =>
 
 /** The spaces a tree's site spaces read from. */
 export const spacesOfTree = (shown: ShownTree): ReadonlyArray<SpaceId> => [...new Set(shown.tree.siteSpaces.map((s) => s.spaceId))]
+
+/** Where a link of a page leads for a reader. */
+export type ReaderLink =
+  | { readonly kind: "external"; readonly url: string }
+  | { readonly kind: "page"; readonly path: string; readonly anchor: string | undefined }
+  | { readonly kind: "file"; readonly file: File }
+  | { readonly kind: "nowhere" }
+
+/**
+ * Where each url written in page `from` leads among the pages a reader can open (`pages`): a page by
+ * its path (a group by its first document), a file of the revision, an http(s) or mailto URL or an
+ * anchor as written; anything else (a page gone, a path to nowhere, another scheme) leads nowhere.
+ */
+export const linksFrom = (content: RevisionContent, pages: ReadonlyArray<PageNode>, from: PageId) => {
+  const paths = pathIndex(content)
+  const opens = new Set(readingOrder(pages).map((n) => n.page.id))
+  const nodes = new Map<PageId, PageNode>()
+  const index = (list: ReadonlyArray<PageNode>) =>
+    list.forEach((n) => {
+      nodes.set(n.page.id, n)
+      index(n.pages)
+    })
+  index(pages)
+  return (url: string): ReaderLink => {
+    const reached = resolveLink(content, paths, from, url)
+    switch (reached.kind) {
+      case "external":
+        return /^(https?:|mailto:|#)/i.test(url.trim()) ? { kind: "external", url: url.trim() } : { kind: "nowhere" }
+      case "page": {
+        const target = nodes.get(reached.page)
+        if (target === undefined) return { kind: "nowhere" }
+        const opened = opens.has(target.page.id) ? target : readingOrder(target.pages)[0]
+        return opened === undefined ? { kind: "nowhere" } : { kind: "page", path: opened.path, anchor: reached.anchor }
+      }
+      case "file": {
+        const file = content.files.get(reached.file)
+        return file === undefined ? { kind: "nowhere" } : { kind: "file", file }
+      }
+      default:
+        return { kind: "nowhere" }
+    }
+  }
+}
