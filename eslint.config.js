@@ -144,8 +144,8 @@ export default defineConfig(
     files: ["packages/*/{src,test}/**/*.ts", "apps/*/{src,test,bench}/**/*.ts"],
     plugins: { boundaries },
     settings: {
-      // "source" first: workspace packages resolve to their TypeScript sources, as in vitest, whether dist/ is built or not.
-      "import/resolver": { typescript: { conditionNames: ["source", "types", "import", "node", "default"] } },
+      // "octavo-source" first: workspace packages resolve to their TypeScript sources, as in vitest, whether dist/ is built or not.
+      "import/resolver": { typescript: { conditionNames: ["octavo-source", "types", "import", "node", "default"] } },
       // Re-exports and import() cross a boundary as much as an import does.
       "boundaries/dependency-nodes": ["import", "export", "dynamic-import"],
       "boundaries/elements": [

@@ -15,6 +15,7 @@ import { PublicUrl } from "../shared/Handlers.js"
 import { type Html, html } from "./Html.js"
 import { messageDocument, pageDocument, pageHref, scriptPath, searchDocument, type SiteAddress, stylePath } from "./Pages.js"
 import { READER_CSS } from "./Style.js"
+import { answerMcp } from "./Mcp.js"
 import { READER_JS } from "./Script.js"
 
 /** Cookies the reader sets: a visitor's share key and token per site, and the ids insights count visitors and sessions by. */
@@ -117,6 +118,37 @@ const markdownOf = (node: PageNode) =>
   `# ${node.page.title}\n\n${node.page.description === undefined ? "" : `${node.page.description}\n\n`}${node.page.markdown}`.trimEnd() +
   "\n"
 
+/** The event an MCP request records: programs keep no cookies, so a request without one is a visitor and session of its own. */
+const mcpEvent = (
+  request: HttpServerRequest.HttpServerRequest,
+  publicUrl: string,
+  pathname: string,
+  cookies: Readonly<Record<string, string>>
+): TrackEvent => {
+  const known = cookies[VISITOR_ID]
+  const id = known !== undefined && /^[\w-]{1,64}$/.test(known) ? known : randomUUID()
+  return {
+    type: "mcp_request",
+    session: {
+      visitorId: id,
+      sessionId: id,
+      cookies: {},
+      userAgent: (request.headers["user-agent"] ?? "").slice(0, 1024),
+      language: null,
+      referrer: null
+    },
+    location: {
+      url: `${publicUrl}${pathname}`.slice(0, 2048),
+      siteSection: null,
+      siteSpace: null,
+      siteShareKey: null,
+      space: null,
+      revision: null,
+      page: null
+    }
+  } as TrackEvent
+}
+
 /**
  * Published sites in a browser (issue 20): `/sites/{organization hostname or id}/{basename or site id}/…`,
  * server-rendered from the domain's reader, with the visibility rules of conventions-2.md §1.3.
@@ -168,6 +200,37 @@ const handle = Effect.gen(function*() {
     return notFound(request)
   }
   const site = opened.right
+  const only = rest.length === 1 ? rest[0] : undefined
+
+  // Programs speak MCP at …/~mcp (POST only: answers are JSON, not streams); every other POST is for nothing here.
+  if (only === "~mcp" || request.method === "POST") {
+    if (only !== "~mcp") return notFound(request)
+    if (request.method !== "POST") {
+      return HttpServerResponse.text("The MCP endpoint takes POST requests.", { status: 405, headers: { allow: "POST" } })
+    }
+    const body = yield* Effect.orElseSucceed(request.text, () => "")
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value)
+    const answered = yield* answerMcp(
+      site,
+      address,
+      (path) => `${publicUrl}${path}`,
+      new Request(`${publicUrl}${url.pathname}`, {
+        method: "POST",
+        headers,
+        body
+      })
+    )
+    yield* reader.record(site, [mcpEvent(request, publicUrl, url.pathname, cookies)])
+    const replyHeaders: Record<string, string> = {}
+    answered.headers.forEach((value, name) => {
+      replyHeaders[name] = value
+    })
+    return HttpServerResponse.text(yield* Effect.promise(() => answered.text()), {
+      status: answered.status,
+      headers: { ...replyHeaders, "cache-control": "no-store", ...(site.site.visibility === "public" ? {} : { "x-robots-tag": "noindex" }) }
+    })
+  }
 
   // A key or a token in the URL is moved into the site's cookie, and the URL is given back without it.
   if (shareParam !== undefined || tokenParam !== undefined) {
@@ -243,7 +306,6 @@ const handle = Effect.gen(function*() {
   }
 
   const absolute = (path: string) => `${publicUrl}${path}`
-  const only = rest.length === 1 ? rest[0] : undefined
 
   if (only === "robots.txt") {
     const body = visibility === "public"
@@ -339,5 +401,6 @@ export const ReaderRoutes = HttpApiBuilder.Router.use((router) =>
     const served = Effect.provide(handler, services)
     yield* router.get("/sites/*", served)
     yield* router.head("/sites/*", served)
+    yield* router.post("/sites/*", served)
   })
 )
