@@ -8,6 +8,7 @@ import {
   Collections,
   Content,
   Identity,
+  indexPages,
   linksFrom,
   Organizations,
   type OrganizationId,
@@ -220,7 +221,7 @@ const view = (user: User, segments: ReadonlyArray<string>): Effect.Effect<
           heading: heading(),
           pages,
           node,
-          link: node === undefined ? () => ({ kind: "nowhere" }) : linksFrom(treeContent, pages, node.page.id),
+          link: node === undefined ? () => ({ kind: "nowhere" }) : linksFrom(treeContent, indexPages(pages), node.page.id),
           fileHref,
           extra
         }

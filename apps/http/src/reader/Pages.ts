@@ -8,7 +8,7 @@ import {
   sectionTabs,
   siteSpacesIn
 } from "@octavo/domain"
-import { type OutlineHeading, renderHtml } from "@octavo/markdown"
+import { type OutlineHeading, type Rendered, renderHtml } from "@octavo/markdown"
 import { type Html, html, trusted } from "./Html.js"
 import { READER_CSS_HASH } from "./Style.js"
 
@@ -99,17 +99,25 @@ ${
 </header>`
 }
 
-const tree = (address: SiteAddress, space: ReaderSpace, nodes: ReadonlyArray<PageNode>, current: string | undefined): Html =>
+/**
+ * The sidebar: groups always open; a page's children only along the way to the current page (and under
+ * it), so that a space of thousands of pages sends its top levels and the current branch, not all of them.
+ */
+const tree = (address: SiteAddress, space: ReaderSpace, nodes: ReadonlyArray<PageNode>, current: PageNode | undefined): Html =>
   html`<ul>${
     nodes.map((node) => {
-      const children = node.pages.length === 0 ? "" : tree(address, space, node.pages, current)
+      const open = node.page.kind === "group" || (current !== undefined &&
+        (current.path === node.path || current.path.startsWith(`${node.path}/`)))
+      const children = node.pages.length === 0 || !open ? "" : tree(address, space, node.pages, current)
       switch (node.page.kind) {
         case "group":
           return html`<li><p class="group">${node.page.title}</p>${children}</li>`
         case "link":
           return html`<li><a href="${node.page.href ?? "#"}">${node.page.title}</a></li>`
         default:
-          return html`<li><a href="${pageHref(address, space, node.path)}"${node.page.id === current ? html` aria-current="page"` : ""}>${
+          return html`<li><a href="${pageHref(address, space, node.path)}"${
+            node.page.id === current?.page.id ? html` aria-current="page"` : ""
+          }${node.pages.length > 0 && !open ? html` class="more"` : ""}>${
             node.page.emoji === undefined ? "" : `${node.page.emoji} `
           }${node.page.title}</a>${children}</li>`
       }
@@ -143,18 +151,37 @@ const outline = (headings: ReadonlyArray<OutlineHeading>) => {
   }</ul></aside>`
 }
 
+/**
+ * Rendered bodies of the pages read last. A body depends on the page's markdown and on where its links
+ * lead, which the revision (immutable) and the page's address on the site decide: that is the key.
+ */
+const MAX_RENDERED = 500
+const rendered = new Map<string, Rendered>()
+const renderedOnce = (key: string, render: () => Rendered): Rendered => {
+  const known = rendered.get(key)
+  if (known !== undefined) return known
+  const made = render()
+  rendered.set(key, made)
+  if (rendered.size > MAX_RENDERED) rendered.delete(rendered.keys().next().value as string)
+  return made
+}
+
 /** A page of a published site, whole. */
 export const pageDocument = (opened: OpenedSite, address: SiteAddress, page: ReaderPage): Html => {
   const { node } = page
   const layout = node.page.layout ?? {}
-  const rendered = renderHtml(node.page.markdown, {
-    link: (url: string) => hrefOf(address, page, page.link(url)),
-    asset: (url: string) => {
-      const link = page.link(url)
-      return link.kind === "file" ? fileHref(address, page, link.file.id) : link.kind === "external" ? link.url : undefined
-    },
-    headingOffset: 1
-  })
+  // With adaptive content, which pages a link may reach depends on the visitor's claims too.
+  const claims = opened.site.adaptiveContent ? JSON.stringify(opened.claims) : ""
+  const key = `${page.revisionId}\u0000${node.page.id}\u0000${address.base}\u0000${page.address}\u0000${claims}`
+  const body = renderedOnce(key, () =>
+    renderHtml(node.page.markdown, {
+      link: (url: string) => hrefOf(address, page, page.link(url)),
+      asset: (url: string) => {
+        const link = page.link(url)
+        return link.kind === "file" ? fileHref(address, page, link.file.id) : link.kind === "external" ? link.url : undefined
+      },
+      headingOffset: 1
+    }))
   const cover = node.page.cover === undefined || layout.cover === false
     ? undefined
     : page.link(node.page.cover.file.startsWith("/files/") ? node.page.cover.file : `/files/${node.page.cover.file}`)
@@ -170,7 +197,7 @@ ${spaceSwitcher(opened, address, page)}
 ${
       layout.tableOfContents === false
         ? ""
-        : html`<nav class="pages" aria-label="Pages">${tree(address, page, page.navigation, node.page.id)}</nav>`
+        : html`<nav class="pages" aria-label="Pages">${tree(address, page, page.navigation, node)}</nav>`
     }
 </div>
 <main id="content" tabindex="-1">
@@ -178,7 +205,7 @@ ${
 ${cover?.kind === "file" ? html`<img class="cover" src="${fileHref(address, page, cover.file.id)}" alt="">` : ""}
 <h1>${node.page.emoji === undefined ? "" : `${node.page.emoji} `}${node.page.title}</h1>
 ${layout.description === false || node.page.description === undefined ? "" : html`<p class="description">${node.page.description}</p>`}
-${trusted(rendered.html)}
+${trusted(body.html)}
 </article>
 ${
       layout.pagination === false ? "" : html`<nav class="pagination" aria-label="Previous and next pages">
@@ -197,7 +224,7 @@ ${
 </nav>`
     }
 </main>
-${layout.outline === false ? html`<aside class="outline" aria-label="On this page"></aside>` : outline(rendered.headings)}
+${layout.outline === false ? html`<aside class="outline" aria-label="On this page"></aside>` : outline(body.headings)}
 </div>`
   })
 }

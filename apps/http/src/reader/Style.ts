@@ -42,6 +42,7 @@ a:focus-visible, button:focus-visible, input:focus-visible, summary:focus-visibl
 .sidebar a, .outline a { display: block; padding: .2rem .5rem; color: var(--muted); text-decoration: none; border-radius: 4px; }
 .sidebar a:hover, .outline a:hover { color: var(--fg); background: var(--soft); }
 .sidebar a[aria-current="page"] { color: var(--accent); background: var(--soft); font-weight: 600; }
+.sidebar a.more::after { content: " ›"; }
 .sidebar .group { margin: 1rem 0 .25rem; padding: 0 .5rem; font-size: .78rem; font-weight: 700; letter-spacing: .04em; text-transform: uppercase; color: var(--muted); }
 .spaces { margin-bottom: 1rem; padding-bottom: 1rem; border-bottom: 1px solid var(--line); }
 .outline h2 { font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 .5rem; padding: 0 .5rem; }

@@ -1,5 +1,6 @@
 import { Effect, Option, Schema } from "effect"
 import { type PageNode, pageTree } from "../content/Changes.js"
+import { type PathIndex, pathIndex } from "../content/Resolve.js"
 import type { RevisionContent } from "../content/Page.js"
 import { BlobStore, RevisionContentRepository } from "../content/Ports.js"
 import type { TrackEvent } from "../insights/Track.js"
@@ -18,12 +19,13 @@ import { SpaceRepository } from "../spaces/Ports.js"
 import type { Space } from "../spaces/Space.js"
 import {
   conditionHolds,
+  indexPages,
   linksFrom,
   locate,
   neighbours,
+  type PageIndex,
   pageAtPath,
   type ReaderLink,
-  readingOrder,
   siteSpaceAddress,
   visitorTree
 } from "./Reading.js"
@@ -75,6 +77,21 @@ export interface ReaderSpace {
   readonly pages: ReadonlyArray<PageNode>
   /** The sidebar: without hidden pages. */
   readonly navigation: ReadonlyArray<PageNode>
+  /** The pages looked up by path and id, and the sidebar's reading order. */
+  readonly index: PageIndex
+  /** The revision's paths, for resolving links. */
+  readonly paths: PathIndex
+}
+
+/** How many revisions the reader keeps read (with their page tree and path index). */
+const REMEMBERED_REVISIONS = 8
+
+interface Revisioned {
+  readonly content: RevisionContent
+  readonly tree: ReadonlyArray<PageNode>
+  readonly paths: PathIndex
+  /** Its pages indexed as readers without claims see them (all of them, hidden ones out of the sidebar). */
+  readonly index: PageIndex
 }
 
 /** A page opened at a URL. */
@@ -85,9 +102,6 @@ export interface ReaderPage extends ReaderSpace {
   /** Where a url written in this page leads. */
   readonly link: (url: string) => ReaderLink
 }
-
-const withoutHidden = (nodes: ReadonlyArray<PageNode>): ReadonlyArray<PageNode> =>
-  nodes.filter((n) => !n.page.hidden).map((n) => ({ ...n, pages: withoutHidden(n.pages) }))
 
 const whereConditionsHold = (nodes: ReadonlyArray<PageNode>, claims: unknown, adaptive: boolean): ReadonlyArray<PageNode> =>
   nodes
@@ -168,11 +182,34 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
         } satisfies OpenedSite
       })
 
+    // A revision never changes: the last ones read are kept with their page tree and path index, so that a
+    // page view does not load and walk a whole revision again.
+    const revisions = new Map<RevisionId, Revisioned>()
+    const revisioned = (revisionId: RevisionId) => {
+      const known = revisions.get(revisionId)
+      if (known !== undefined) {
+        revisions.delete(revisionId)
+        revisions.set(revisionId, known)
+        return Effect.succeed(known)
+      }
+      return Effect.map(contents.load(revisionId), (content) => {
+        const tree = pageTree(content)
+        const entry: Revisioned = { content, tree, paths: pathIndex(content), index: indexPages(tree) }
+        revisions.set(revisionId, entry)
+        if (revisions.size > REMEMBERED_REVISIONS) revisions.delete(revisions.keys().next().value as RevisionId)
+        return entry
+      })
+    }
+
     const readerSpace = (opened: OpenedSite, siteSpace: SiteSpace) =>
       Effect.gen(function*() {
         const space = opened.spaces.get(siteSpace.spaceId)!
-        const content = yield* contents.load(space.revisionId)
-        const pages = whereConditionsHold(pageTree(content), opened.claims ?? {}, opened.site.adaptiveContent)
+        const known = yield* revisioned(space.revisionId)
+        // Conditions on pages count only with adaptive content on; then the index is the visitor's own.
+        const index = opened.site.adaptiveContent
+          ? indexPages(whereConditionsHold(known.tree, opened.claims ?? {}, true))
+          : known.index
+        const { content, paths } = known
         return {
           siteSpace,
           section: opened.shown.tree.sections.find((s) => s.id === siteSpace.sectionId),
@@ -180,8 +217,10 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
           revisionId: space.revisionId,
           content,
           address: siteSpaceAddress(opened.shown, siteSpace),
-          pages,
-          navigation: withoutHidden(pages)
+          pages: index.pages,
+          navigation: index.navigation,
+          index,
+          paths
         } satisfies ReaderSpace
       })
 
@@ -192,10 +231,10 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
         const located = locate(opened.shown, segments)
         if (located === undefined) return yield* notFound
         const space = yield* readerSpace(opened, located.siteSpace)
-        const node = pageAtPath(space.pages, located.pagePath.join("/"))
+        const node = pageAtPath(space.index, located.pagePath.join("/"))
         if (node === undefined) return yield* notFound
-        const link = linksFrom(space.content, space.pages, node.page.id)
-        return { ...space, node, ...neighbours(space.navigation, node.page), link } satisfies ReaderPage
+        const link = linksFrom(space.content, space.index, node.page.id, space.paths)
+        return { ...space, node, ...neighbours(space.index, node.page), link } satisfies ReaderPage
       })
 
     /** Every site space the visitor sees, in reading order (sections in order, then their site spaces). */
@@ -211,7 +250,7 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
         const notFound = new NotFound({ entity: "file", id: fileId })
         const space = opened.spaces.get(spaceId)
         if (space === undefined || !opened.shown.tree.siteSpaces.some((s) => s.spaceId === spaceId)) return yield* notFound
-        const content = yield* contents.load(space.revisionId)
+        const { content } = yield* revisioned(space.revisionId)
         const found = content.files.get(fileId)
         if (found === undefined) return yield* notFound
         const bytes = yield* blobs.get(found.blobKey)
@@ -236,8 +275,8 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
           if (siteSpace === undefined) continue
           const space = loaded.get(hit.spaceId) ?? (yield* readerSpace(opened, siteSpace))
           loaded.set(hit.spaceId, space)
-          const node = readingOrder(space.navigation).find((n) => n.page.id === hit.pageId)
-          if (node === undefined) continue
+          const node = space.index.byId.get(hit.pageId as never)
+          if (node === undefined || !space.index.placeOf.has(node.page.id)) continue
           results.push({
             space,
             node,

@@ -1,6 +1,6 @@
 import type { PageNode } from "../content/Changes.js"
 import type { ContentPage, File, RevisionContent } from "../content/Page.js"
-import { pathIndex, resolveLink } from "../content/Resolve.js"
+import { type PathIndex, pathIndex, resolveLink } from "../content/Resolve.js"
 import type { PageId, SiteSectionId, SiteSpaceId, SpaceId } from "../shared/Ids.js"
 import { evaluateCondition, parseCondition } from "../sites/Condition.js"
 import { type ShownTree, siteSpaceSegments } from "../sites/Reading.js"
@@ -95,31 +95,71 @@ export const sectionTabs = (shown: ShownTree): ReadonlyArray<SectionTab> =>
     return sections.length === 0 ? [] : [{ kind: "group", group, sections }]
   })
 
-/** The page tree a reader sees: hidden pages (and what is under them) and pages whose condition is false left out. */
-export const readerTree = (nodes: ReadonlyArray<PageNode>, claims: unknown, adaptive: boolean): ReadonlyArray<PageNode> =>
-  nodes
-    .filter((node) => !node.page.hidden && conditionHolds(node.page.condition ?? null, claims, adaptive))
-    .map((node) => ({ ...node, pages: readerTree(node.pages, claims, adaptive) }))
-
 /** The pages a reader can open (documents), in reading order: depth first, parents before children. */
-export const readingOrder = (nodes: ReadonlyArray<PageNode>): ReadonlyArray<PageNode> =>
-  nodes.flatMap((node) => [...(node.page.kind === "document" ? [node] : []), ...readingOrder(node.pages)])
+export const readingOrder = (nodes: ReadonlyArray<PageNode>): ReadonlyArray<PageNode> => {
+  const out: Array<PageNode> = []
+  const walk = (list: ReadonlyArray<PageNode>) =>
+    list.forEach((node) => {
+      if (node.page.kind === "document") out.push(node)
+      walk(node.pages)
+    })
+  walk(nodes)
+  return out
+}
+
+/** What page reads look up, made once per revision (and per visitor's claims with adaptive content). */
+export interface PageIndex {
+  /** The pages a reader can open or reach: conditions applied, hidden ones included. */
+  readonly pages: ReadonlyArray<PageNode>
+  /** The sidebar: without hidden pages. */
+  readonly navigation: ReadonlyArray<PageNode>
+  readonly byPath: ReadonlyMap<string, PageNode>
+  readonly byId: ReadonlyMap<PageId, PageNode>
+  /** The sidebar's documents in reading order, and each one's place in it. */
+  readonly order: ReadonlyArray<PageNode>
+  readonly placeOf: ReadonlyMap<PageId, number>
+  /** The page the space's address opens. */
+  readonly first: PageNode | undefined
+}
+
+const withoutHidden = (nodes: ReadonlyArray<PageNode>): ReadonlyArray<PageNode> =>
+  nodes.filter((n) => !n.page.hidden).map((n) => ({ ...n, pages: withoutHidden(n.pages) }))
+
+export const indexPages = (pages: ReadonlyArray<PageNode>): PageIndex => {
+  const byPath = new Map<string, PageNode>()
+  const byId = new Map<PageId, PageNode>()
+  const walk = (list: ReadonlyArray<PageNode>) =>
+    list.forEach((n) => {
+      byPath.set(n.path, n)
+      byId.set(n.page.id, n)
+      walk(n.pages)
+    })
+  walk(pages)
+  const navigation = withoutHidden(pages)
+  const order = readingOrder(navigation)
+  return {
+    pages,
+    navigation,
+    byPath,
+    byId,
+    order,
+    placeOf: new Map(order.map((n, i) => [n.page.id, i] as const)),
+    first: order[0] ?? readingOrder(pages)[0]
+  }
+}
 
 /** The page a path opens: the first document for an empty path, a group's first document for a group. */
-export const pageAtPath = (nodes: ReadonlyArray<PageNode>, path: string): PageNode | undefined => {
-  const order = readingOrder(nodes)
-  if (path === "") return order[0]
-  const all = (list: ReadonlyArray<PageNode>): ReadonlyArray<PageNode> => list.flatMap((n) => [n, ...all(n.pages)])
-  const found = all(nodes).find((n) => n.path === path)
+export const pageAtPath = (index: PageIndex, path: string): PageNode | undefined => {
+  if (path === "") return index.first
+  const found = index.byPath.get(path)
   if (found === undefined || found.page.kind === "link") return undefined
   return found.page.kind === "document" ? found : readingOrder(found.pages)[0]
 }
 
-/** The documents before and after a page in reading order. */
-export const neighbours = (nodes: ReadonlyArray<PageNode>, page: ContentPage) => {
-  const order = readingOrder(nodes)
-  const at = order.findIndex((n) => n.page.id === page.id)
-  return { previous: at > 0 ? order[at - 1] : undefined, next: at >= 0 ? order[at + 1] : undefined }
+/** The sidebar's documents before and after a page in reading order. */
+export const neighbours = (index: PageIndex, page: ContentPage) => {
+  const at = index.placeOf.get(page.id) ?? -1
+  return { previous: at > 0 ? index.order[at - 1] : undefined, next: at >= 0 ? index.order[at + 1] : undefined }
 }
 
 /** The spaces a tree's site spaces read from. */
@@ -133,29 +173,25 @@ export type ReaderLink =
   | { readonly kind: "nowhere" }
 
 /**
- * Where each url written in page `from` leads among the pages a reader can open (`pages`): a page by
+ * Where each url written in page `from` leads among the pages a reader can reach (`index`): a page by
  * its path (a group by its first document), a file of the revision, an http(s) or mailto URL or an
  * anchor as written; anything else (a page gone, a path to nowhere, another scheme) leads nowhere.
  */
-export const linksFrom = (content: RevisionContent, pages: ReadonlyArray<PageNode>, from: PageId) => {
-  const paths = pathIndex(content)
-  const opens = new Set(readingOrder(pages).map((n) => n.page.id))
-  const nodes = new Map<PageId, PageNode>()
-  const index = (list: ReadonlyArray<PageNode>) =>
-    list.forEach((n) => {
-      nodes.set(n.page.id, n)
-      index(n.pages)
-    })
-  index(pages)
+export const linksFrom = (
+  content: RevisionContent,
+  index: PageIndex,
+  from: PageId,
+  paths: PathIndex = pathIndex(content)
+) => {
   return (url: string): ReaderLink => {
     const reached = resolveLink(content, paths, from, url)
     switch (reached.kind) {
       case "external":
         return /^(https?:|mailto:|#)/i.test(url.trim()) ? { kind: "external", url: url.trim() } : { kind: "nowhere" }
       case "page": {
-        const target = nodes.get(reached.page)
+        const target = index.byId.get(reached.page)
         if (target === undefined) return { kind: "nowhere" }
-        const opened = opens.has(target.page.id) ? target : readingOrder(target.pages)[0]
+        const opened = target.page.kind === "document" ? target : readingOrder(target.pages)[0]
         return opened === undefined ? { kind: "nowhere" } : { kind: "page", path: opened.path, anchor: reached.anchor }
       }
       case "file": {
