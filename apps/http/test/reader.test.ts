@@ -249,6 +249,11 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
         expect(linksIn(searched.text, `<ul class="results"`)).toEqual([`${base}/start`, `${base}/start#zeppelins`])
         expect((yield* web(`${base}/~search?q=${"long ".repeat(200)}`)).text).toContain("The search could not be run")
         yield* web(`${base}/start.md`)
+        const suggested = yield* web(`${base}/~search.json?q=zeppel`)
+        expect(JSON.parse(suggested.text)).toEqual({
+          query: "zeppel",
+          results: [{ title: "Start", url: `${base}/start`, sections: [{ title: "Zeppelins", url: `${base}/start#zeppelins` }] }]
+        })
 
         // Every view was recorded on the server, with its page and site space.
         const aggregate = (body: object) =>
@@ -261,7 +266,7 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
         const counts = Object.fromEntries(
           (byType.body.columns[0].values as Array<string>).map((type, i) => [type, byType.body.columns[1].values[i]])
         )
-        expect(counts).toEqual({ page_view: 4, search_type_query: 1, page_markdown_request: 1 })
+        expect(counts).toEqual({ page_view: 4, search_type_query: 2, page_markdown_request: 1 })
         const pages = yield* aggregate({
           select: [{ column: "urlPath" }, { column: "siteSpace" }, { column: "eventsCount" }],
           groupBy: [{ column: "urlPath" }, { column: "siteSpace" }],

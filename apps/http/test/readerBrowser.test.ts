@@ -128,6 +128,13 @@ layer(testServer(MemoryStorage), { excludeTestServices: true, timeout: 180_000 }
 
       // Search, as a plain form: results link to the sections' anchors.
       yield* go(`${base}/`)
+      yield* run(() => page.getByRole("searchbox").pressSequentially("zeppel", { delay: 30 }))
+      // While typing, suggestions come from the same search, linking to the sections found.
+      const suggestions = page.getByRole("region", { name: "Search suggestions" })
+      yield* run(() => suggestions.getByRole("link", { name: "Welcome" }).waitFor())
+      expect(yield* run(() => suggestions.getByRole("link", { name: "Overview" }).getAttribute("href"))).toBe(
+        `/sites/${org}/docs/welcome#overview`
+      )
       yield* run(() => page.getByRole("searchbox").fill("zeppelins"))
       yield* run(() => page.getByRole("searchbox").press("Enter"))
       yield* run(() => page.waitForURL(/~search\?q=zeppelins/))

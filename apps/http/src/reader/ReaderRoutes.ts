@@ -346,6 +346,24 @@ ${
     yield* reader.record(site, [event("llms_request", undefined, { llmsVariant: full ? "full" : "standard" })])
     return answer(body, "text/plain; charset=utf-8")
   }
+  if (only === "~search.json") {
+    // The search box's suggestions while typing (the reader's script): the same search, as JSON.
+    const query = (url.searchParams.get("q") ?? "").trim()
+    const found = query === "" ? [] : yield* reader.search(site, query).pipe(Effect.orElseSucceed(() => []))
+    if (query !== "") yield* reader.record(site, [event("search_type_query", undefined, { query: query.slice(0, 512) })])
+    const results = found.slice(0, 8).map((result) => {
+      const href = pageHref(address, result.space, result.node.path)
+      return {
+        title: result.node.page.title,
+        url: href,
+        sections: result.sections.filter((section) => section.anchor !== "").slice(0, 3).map((section) => ({
+          title: section.title,
+          url: `${href}#${section.anchor}`
+        }))
+      }
+    })
+    return answer(JSON.stringify({ query, results }), "application/json")
+  }
   if (only === "~search") {
     const query = (url.searchParams.get("q") ?? "").trim()
     const found = query === "" ? [] : yield* reader.search(site, query).pipe(

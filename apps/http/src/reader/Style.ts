@@ -32,7 +32,15 @@ a:focus-visible, button:focus-visible, input:focus-visible, summary:focus-visibl
 .sections details ul { position: absolute; flex-direction: column; background: var(--bg); border: 1px solid var(--line);
   padding: .5rem .75rem; border-radius: 6px; min-width: 12rem; }
 .sections summary { cursor: pointer; color: var(--muted); }
-.search { margin-left: auto; display: flex; gap: .5rem; }
+.search { margin-left: auto; display: flex; gap: .5rem; position: relative; }
+.suggestions { position: absolute; top: 2.6rem; right: 0; width: 26rem; max-width: 90vw; background: var(--bg); z-index: 6; }
+.suggestions:not(:empty) { border: 1px solid var(--line); border-radius: 6px; padding: .5rem; box-shadow: 0 6px 24px rgba(0, 0, 0, .15); }
+.suggestions ul { list-style: none; margin: 0; padding: 0; }
+.suggestions a { display: block; padding: .2rem .4rem; border-radius: 4px; text-decoration: none; }
+.suggestions a.page { font-weight: 600; color: var(--fg); }
+.suggestions a.section { padding-left: 1.2rem; font-size: .9rem; color: var(--muted); }
+.suggestions a:hover, .suggestions a:focus { background: var(--soft); }
+.suggestions p { margin: .25rem .4rem; color: var(--muted); }
 .search input { padding: .4rem .6rem; border: 1px solid var(--line); border-radius: 6px; background: var(--soft); color: var(--fg); min-width: 14rem; }
 .search button { padding: .4rem .8rem; border: 0; border-radius: 6px; background: var(--accent); color: var(--accent-fg); cursor: pointer; }
 .layout { display: grid; grid-template-columns: 17rem minmax(0, 1fr) 14rem; gap: 2rem; max-width: 86rem; margin: 0 auto; padding: 0 1.5rem; }
