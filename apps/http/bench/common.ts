@@ -1,6 +1,8 @@
 /** What the benchmark scripts share: HTTP calls with the admin token, timing, sizes, a schema of their own on a server. */
+import { type ChildProcess, spawn } from "node:child_process"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { SqlClient } from "@effect/sql"
 import { PgServerClient } from "@octavo/adapters-pg"
 import { Effect } from "effect"
@@ -92,4 +94,44 @@ export const waitFor = async (url: string, deadline: number): Promise<void> => {
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   throw new Error(`${url} did not answer in time`)
+}
+
+const serverMain = fileURLToPath(new URL("../src/main.js", import.meta.url))
+
+/**
+ * The built server in a process of its own on a random port, with the admin token, rate limits and the
+ * per-address connection cap off (the benchmarks measure serving, not refusals), and `env` over them.
+ * The benchmark's own storage variables are not passed on. `nodeArgs` go before the script.
+ */
+export const startServer = (
+  env: Record<string, string>,
+  nodeArgs: ReadonlyArray<string> = []
+): { readonly child: ChildProcess; readonly base: string } => {
+  const port = 20000 + Math.floor(Math.random() * 20000)
+  const { DATABASE_URL: _, OCTAVO_DATA_DIR: __, ...inherited } = process.env
+  const child = spawn(process.execPath, [...nodeArgs, serverMain], {
+    env: {
+      ...inherited,
+      ...env,
+      PORT: String(port),
+      OCTAVO_ADMIN_TOKEN: ADMIN,
+      OCTAVO_PUBLIC_URL: "http://bench",
+      OCTAVO_MAX_CONNECTIONS_PER_ADDRESS: "0",
+      OCTAVO_RATE_LIMIT_PER_MINUTE: "0",
+      OCTAVO_RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0",
+      OCTAVO_RATE_LIMIT_ANONYMOUS_TRACKING_PER_MINUTE: "0"
+    },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  return { child, base: `http://127.0.0.1:${port}` }
+}
+
+/** Stops a server started by startServer: SIGTERM, then SIGKILL after `graceMs`. */
+export const stopServer = async (child: ChildProcess, graceMs = 5_000) => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()))
+  child.kill("SIGTERM")
+  const killer = setTimeout(() => child.kill("SIGKILL"), graceMs)
+  await exited
+  clearTimeout(killer)
 }

@@ -10,16 +10,24 @@
  * server at OCTAVO_BENCH_DATABASE_URL or DATABASE_URL (postgres://postgres@127.0.0.1:5432/test), in a
  * schema of its own dropped afterwards; PGlite in a temporary directory removed afterwards.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { cpus, tmpdir, totalmem } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { withSearchPath } from "@octavo/adapters-pg"
 import { Effect } from "effect"
-import { ADMIN, dirSize, type Memory, memoryOf, request, type Timing, timing, waitFor, withBenchSchema } from "./common.js"
+import {
+  dirSize,
+  type Memory,
+  memoryOf,
+  request,
+  startServer,
+  stopServer,
+  type Timing,
+  timing,
+  waitFor,
+  withBenchSchema
+} from "./common.js"
 
-const main = fileURLToPath(new URL("../src/main.js", import.meta.url))
 const DATABASE_URL = process.env["OCTAVO_BENCH_DATABASE_URL"] || process.env["DATABASE_URL"] ||
   "postgres://postgres@127.0.0.1:5432/test"
 const eventsFor = (name: string, byDefault: number) => Number(process.env[name] || process.env["BENCH_EVENTS"] || byDefault)
@@ -144,35 +152,8 @@ const batches = function*(count: number, visitors: number, now: number): Generat
 
 // ---- The server -------------------------------------------------------------------------------
 
-const start = (env: Record<string, string>): { readonly child: ChildProcess; readonly base: string } => {
-  const port = 20000 + Math.floor(Math.random() * 20000)
-  const { DATABASE_URL: _, OCTAVO_DATA_DIR: __, ...inherited } = process.env
-  const child = spawn(process.execPath, ["--enable-source-maps", main], {
-    env: {
-      ...inherited,
-      ...env,
-      PORT: String(port),
-      OCTAVO_ADMIN_TOKEN: ADMIN,
-      OCTAVO_PUBLIC_URL: "http://bench",
-      OCTAVO_MAX_CONNECTIONS_PER_ADDRESS: "0",
-      // Rate limits off (0 means no limit): the bench measures the storage, not refusals.
-      OCTAVO_RATE_LIMIT_PER_MINUTE: "0",
-      OCTAVO_RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0",
-      OCTAVO_RATE_LIMIT_ANONYMOUS_TRACKING_PER_MINUTE: "0"
-    },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  return { child, base: `http://127.0.0.1:${port}` }
-}
-
-const stop = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()))
-  child.kill("SIGTERM")
-  const killer = setTimeout(() => child.kill("SIGKILL"), 5_000)
-  await exited
-  clearTimeout(killer)
-}
+const start = (env: Record<string, string>) => startServer(env, ["--enable-source-maps"])
+const stop = stopServer
 
 /** A call with a member's token; the parsed answer, or an error on any status but 2xx. */
 const call = async (base: string, token: string, method: string, path: string, body?: unknown) => {

@@ -7,16 +7,13 @@
  * `pnpm bench:memory`; BENCH_LOAD_SECONDS changes the load phase (30 s), and
  * OCTAVO_BENCH_DATABASE_URL includes a PostgreSQL server (a schema of its own, dropped afterwards).
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { withSearchPath } from "@octavo/adapters-pg"
 import { Effect } from "effect"
-import { ADMIN, type Memory, memoryOf, request, waitFor, withBenchSchema } from "./common.js"
+import { type Memory, memoryOf, request, startServer, stopServer, waitFor, withBenchSchema } from "./common.js"
 
-const main = fileURLToPath(new URL("../src/main.js", import.meta.url))
 const LOAD_SECONDS = Number(process.env["BENCH_LOAD_SECONDS"] ?? 30)
 const CONCURRENCY = 4
 
@@ -64,25 +61,9 @@ interface Row {
 
 /** Starts the built server with `env`, measures it at start and after the load, and stops it. */
 const measure = async (name: string, env: Record<string, string>): Promise<Row> => {
-  const port = 20000 + Math.floor(Math.random() * 20000)
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      OCTAVO_ADMIN_TOKEN: ADMIN,
-      OCTAVO_PUBLIC_URL: "http://bench",
-      OCTAVO_MAX_CONNECTIONS_PER_ADDRESS: "0",
-      // Rate limits off (0 means no limit), so the load measures the storage, not refusals.
-      OCTAVO_RATE_LIMIT_PER_MINUTE: "0",
-      OCTAVO_RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0"
-    },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
+  const { base, child } = startServer(env)
   process.stdout.write(`  ${name}: starting\n`)
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()))
   try {
-    const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/healthz`, Date.now() + 60_000)
     const start = memoryOf(child.pid as number)
     process.stdout.write(`  ${name}: answering, loading for ${LOAD_SECONDS} s\n`)
@@ -91,10 +72,7 @@ const measure = async (name: string, env: Record<string, string>): Promise<Row> 
     return { name, start, loaded, requests }
   } finally {
     // A server holding keep-alive connections may take its whole grace period to stop; the figures are taken.
-    child.kill("SIGTERM")
-    const killer = setTimeout(() => child.kill("SIGKILL"), 3_000)
-    await exited
-    clearTimeout(killer)
+    await stopServer(child, 3_000)
   }
 }
 

@@ -6,17 +6,14 @@
  * with its ETag (answered 304). Run with `pnpm bench:reader`; with OCTAVO_BENCH_DATABASE_URL it runs on
  * that PostgreSQL server (a schema of its own, dropped afterwards), else on the embedded default.
  */
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { Agent, get } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { withSearchPath } from "@octavo/adapters-pg"
 import { Effect } from "effect"
-import { ADMIN, request, timing, waitFor, withBenchSchema } from "./common.js"
+import { request, startServer, stopServer, timing, waitFor, withBenchSchema } from "./common.js"
 
-const main = fileURLToPath(new URL("../src/main.js", import.meta.url))
 const SECTIONS = Number(process.env["BENCH_SECTIONS"] ?? 100)
 const PER_SECTION = 49
 const CONNECTIONS = 32
@@ -58,26 +55,9 @@ const throughput = async (seconds: number, connections: number, next: (i: number
 }
 
 const run = async (name: string, env: Record<string, string>) => {
-  const port = 20000 + Math.floor(Math.random() * 20000)
-  const child = spawn(process.execPath, [
-    ...(process.env["BENCH_PROFILE"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${process.env["BENCH_PROFILE"]}`]),
-    main
-  ], {
-    env: {
-      ...process.env,
-      ...env,
-      PORT: String(port),
-      OCTAVO_ADMIN_TOKEN: ADMIN,
-      OCTAVO_PUBLIC_URL: "http://bench",
-      OCTAVO_MAX_CONNECTIONS_PER_ADDRESS: "0",
-      OCTAVO_RATE_LIMIT_PER_MINUTE: "0",
-      OCTAVO_RATE_LIMIT_ANONYMOUS_PER_MINUTE: "0"
-    },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()))
+  const profile = process.env["BENCH_PROFILE"]
+  const { base, child } = startServer(env, profile === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${profile}`])
   try {
-    const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/healthz`, Date.now() + 60_000)
     const org = await request(base, "POST", "/v1/orgs", { title: "Bench" })
     const space = await request(base, "POST", `/v1/orgs/${org.id}/spaces`, { title: "Big" })
@@ -126,10 +106,7 @@ const run = async (name: string, env: Record<string, string>) => {
       `  ${CONNECTIONS} connections, one page with its ETag (304)   ${cached.perSecond.toFixed(0)} req/s (${cached.failed} failed)\n`
     )
   } finally {
-    child.kill("SIGTERM")
-    const killer = setTimeout(() => child.kill("SIGKILL"), 5_000)
-    await exited
-    clearTimeout(killer)
+    await stopServer(child)
   }
 }
 

@@ -15,29 +15,10 @@ export interface WebAnswer {
   readonly setCookies: ReadonlyArray<Cookies.Cookie>
 }
 
-/** A GET as a browser sends it, redirects not followed; no API conformance check (the answers are HTML and text). */
-export const web = (path: string, headers: Readonly<Record<string, string>> = {}) =>
+/** Sends a request as a browser would, redirects not followed; no API conformance check (the answers are HTML and text). */
+const browse = (request: HttpClientRequest.HttpClientRequest) =>
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(HttpClientRequest.setHeaders(HttpClientRequest.get(path), headers))
-    const text = yield* response.text
-    return {
-      status: response.status,
-      text,
-      headers: response.headers,
-      cookies: Cookies.toRecord(response.cookies),
-      setCookies: Object.values(response.cookies.cookies)
-    } satisfies WebAnswer
-  }).pipe(Effect.scoped, Effect.orDie)
-
-/** A form posted as a browser posts it (`application/x-www-form-urlencoded`), redirects not followed. */
-export const webPost = (path: string, form: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>> = {}) =>
-  Effect.gen(function*() {
-    const client = yield* HttpClient.HttpClient
-    const request = HttpClientRequest.post(path).pipe(
-      HttpClientRequest.setHeaders(headers),
-      HttpClientRequest.bodyText(new URLSearchParams(form).toString(), "application/x-www-form-urlencoded")
-    )
     const response = yield* client.execute(request)
     const text = yield* response.text
     return {
@@ -48,6 +29,19 @@ export const webPost = (path: string, form: Readonly<Record<string, string>>, he
       setCookies: Object.values(response.cookies.cookies)
     } satisfies WebAnswer
   }).pipe(Effect.scoped, Effect.orDie)
+
+/** A GET as a browser sends it. */
+export const web = (path: string, headers: Readonly<Record<string, string>> = {}) =>
+  browse(HttpClientRequest.setHeaders(HttpClientRequest.get(path), headers))
+
+/** A form posted as a browser posts it (`application/x-www-form-urlencoded`). */
+export const webPost = (path: string, form: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>> = {}) =>
+  browse(
+    HttpClientRequest.post(path).pipe(
+      HttpClientRequest.setHeaders(headers),
+      HttpClientRequest.bodyText(new URLSearchParams(form).toString(), "application/x-www-form-urlencoded")
+    )
+  )
 
 /** The hrefs of the links inside the element that starts with `opening` (a landmark of the page). */
 export const linksIn = (page: string, opening: string): Array<string> => {

@@ -1,9 +1,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import { type OpenedSite, type PageNode, Reader, type ReaderSpace } from "@octavo/domain"
+import { type OpenedSite, Reader } from "@octavo/domain"
 import { Effect, Runtime } from "effect"
 import { z } from "zod"
-import { pageHref, type SiteAddress } from "./Pages.js"
+import { everyPage, markdownOf, pageHref, type SiteAddress } from "./Pages.js"
 
 /**
  * A published site's MCP endpoint (`…/~mcp`, streamable HTTP, stateless, JSON answers) through the
@@ -12,21 +12,6 @@ import { pageHref, type SiteAddress } from "./Pages.js"
  */
 
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] })
-
-const documentsOf = (spaces: ReadonlyArray<ReaderSpace>) => {
-  const out: Array<{ readonly space: ReaderSpace; readonly node: PageNode }> = []
-  const walk = (space: ReaderSpace, nodes: ReadonlyArray<PageNode>) =>
-    nodes.forEach((node) => {
-      if (node.page.kind === "document") out.push({ space, node })
-      walk(space, node.pages)
-    })
-  spaces.forEach((space) => walk(space, space.navigation))
-  return out
-}
-
-const MARKDOWN = (node: PageNode) =>
-  `# ${node.page.title}\n\n${node.page.description === undefined ? "" : `${node.page.description}\n\n`}${node.page.markdown}`.trimEnd() +
-  "\n"
 
 /** Answers one MCP request (a web Request) for the opened site. */
 export const answerMcp = (opened: OpenedSite, address: SiteAddress, absolute: (path: string) => string, request: Request) =>
@@ -43,7 +28,7 @@ export const answerMcp = (opened: OpenedSite, address: SiteAddress, absolute: (p
     }, () =>
       run(provided(Effect.map(reader.everySpace(opened), (spaces) =>
         text(
-          documentsOf(spaces).map(({ node, space }) =>
+          everyPage(spaces).map(({ node, space }) =>
             `- ${node.page.title}: ${absolute(pageHref(address, space, node.path))}${
               node.page.description === undefined ? "" : ` (${node.page.description})`
             }`
@@ -87,7 +72,7 @@ export const answerMcp = (opened: OpenedSite, address: SiteAddress, absolute: (p
       const segments = relative.split(/[?#]/)[0]!.split("/").filter((s) => s !== "").map((s) => s.replace(/\.md$/, ""))
       return run(provided(
         reader.page(opened, segments).pipe(
-          Effect.map((page) => text(MARKDOWN(page.node))),
+          Effect.map((page) => text(markdownOf(page.node))),
           Effect.catchTag("NotFound", () => Effect.succeed({ ...text(`There is no page at ${path}.`), isError: true }))
         )
       ))

@@ -279,3 +279,20 @@ export const messageDocument = (title: string, message: string, link?: { readonl
       link === undefined ? "" : html`<p><a href="${link.href}">${link.label}</a></p>`
     }</main>`
   })
+
+/** The site's pages, each with its site space, in reading order, for llms.txt, llms-full.txt, the sitemap and MCP. */
+export const everyPage = (spaces: ReadonlyArray<ReaderSpace>) => {
+  const out: Array<{ readonly space: ReaderSpace; readonly node: PageNode }> = []
+  const walk = (space: ReaderSpace, nodes: ReadonlyArray<PageNode>) =>
+    nodes.forEach((node) => {
+      if (node.page.kind === "document") out.push({ space, node })
+      walk(space, node.pages)
+    })
+  spaces.forEach((space) => walk(space, space.navigation))
+  return out
+}
+
+/** A page's markdown as programs read it: its title as a heading, its description, then its body. */
+export const markdownOf = (node: PageNode) =>
+  `# ${node.page.title}\n\n${node.page.description === undefined ? "" : `${node.page.description}\n\n`}${node.page.markdown}`.trimEnd() +
+  "\n"

@@ -1,9 +1,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import {
-  type PageNode,
   Reader,
   type ReaderPage,
-  type ReaderSpace,
   type SiteId,
   type SpaceId,
   type TrackEvent
@@ -13,7 +11,17 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import { Effect } from "effect"
 import { PublicUrl } from "../shared/Handlers.js"
 import { type Html, html } from "./Html.js"
-import { messageDocument, pageDocument, pageHref, scriptPath, searchDocument, type SiteAddress, stylePath } from "./Pages.js"
+import {
+  everyPage,
+  markdownOf,
+  messageDocument,
+  pageDocument,
+  pageHref,
+  scriptPath,
+  searchDocument,
+  type SiteAddress,
+  stylePath
+} from "./Pages.js"
 import { READER_CSS } from "./Style.js"
 import { answerMcp } from "./Mcp.js"
 import { READER_JS } from "./Script.js"
@@ -101,53 +109,41 @@ const segmentsOf = (pathname: string): Array<string> | undefined => {
 
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`
 
-/** The site's pages, each with its site space, in reading order, for llms.txt, llms-full.txt and the sitemap. */
-const everyPage = (spaces: ReadonlyArray<ReaderSpace>) => {
-  const out: Array<{ readonly space: ReaderSpace; readonly node: PageNode }> = []
-  const walk = (space: ReaderSpace, nodes: ReadonlyArray<PageNode>) =>
-    nodes.forEach((node) => {
-      if (node.page.kind === "document") out.push({ space, node })
-      walk(space, node.pages)
-    })
-  spaces.forEach((space) => walk(space, space.navigation))
-  return out
-}
-
-/** A page's markdown as programs read it: its title as a heading, its description, then its body. */
-const markdownOf = (node: PageNode) =>
-  `# ${node.page.title}\n\n${node.page.description === undefined ? "" : `${node.page.description}\n\n`}${node.page.markdown}`.trimEnd() +
-  "\n"
-
-/** The event an MCP request records: programs keep no cookies, so a request without one is a visitor and session of its own. */
-const mcpEvent = (
+/** An event the reader records for what it served: who asked (visitor and session ids), where, and which page. */
+const servedEvent = (
   request: HttpServerRequest.HttpServerRequest,
-  publicUrl: string,
-  pathname: string,
-  cookies: Readonly<Record<string, string>>
+  ids: { readonly visitorId: string; readonly sessionId: string },
+  url: string,
+  type: TrackEvent["type"],
+  page?: ReaderPage,
+  extra: object = {}
 ): TrackEvent => {
-  const known = cookies[VISITOR_ID]
-  const id = known !== undefined && /^[\w-]{1,64}$/.test(known) ? known : randomUUID()
+  const referrer = request.headers["referer"]
   return {
-    type: "mcp_request",
+    type,
+    ...extra,
     session: {
-      visitorId: id,
-      sessionId: id,
+      visitorId: ids.visitorId,
+      sessionId: ids.sessionId,
       cookies: {},
       userAgent: (request.headers["user-agent"] ?? "").slice(0, 1024),
-      language: null,
-      referrer: null
+      language: request.headers["accept-language"]?.split(",")[0]?.trim().slice(0, 64) || null,
+      referrer: referrer !== undefined && /^https?:\/\//.test(referrer) && referrer.length <= 2048 ? referrer : null
     },
     location: {
-      url: `${publicUrl}${pathname}`.slice(0, 2048),
-      siteSection: null,
-      siteSpace: null,
+      url: url.slice(0, 2048),
+      siteSection: page?.section?.id ?? null,
+      siteSpace: page?.siteSpace.id ?? null,
       siteShareKey: null,
-      space: null,
-      revision: null,
-      page: null
+      space: page?.space.id ?? null,
+      revision: page?.revisionId ?? null,
+      page: page?.node.page.id ?? null
     }
   } as TrackEvent
 }
+
+/** A cookie's id when it is one the reader made. */
+const idFrom = (value: string | undefined) => (value !== undefined && /^[\w-]{1,64}$/.test(value) ? value : undefined)
 
 /**
  * Published sites in a browser (issue 20): `/sites/{organization hostname or id}/{basename or site id}/…`,
@@ -221,7 +217,9 @@ const handle = Effect.gen(function*() {
         body
       })
     )
-    yield* reader.record(site, [mcpEvent(request, publicUrl, url.pathname, cookies)])
+    // Programs keep no cookies: a request without the reader's is a visitor and a session of its own.
+    const id = idFrom(cookies[VISITOR_ID]) ?? randomUUID()
+    yield* reader.record(site, [servedEvent(request, { visitorId: id, sessionId: id }, `${publicUrl}${url.pathname}`, "mcp_request")])
     const replyHeaders: Record<string, string> = {}
     answered.headers.forEach((value, name) => {
       replyHeaders[name] = value
@@ -261,40 +259,15 @@ const handle = Effect.gen(function*() {
   }
 
   // The visitor's and the session's ids, made on the first visit, for insights.
-  const visitorId = cookies[VISITOR_ID] !== undefined && /^[\w-]{1,64}$/.test(cookies[VISITOR_ID]) ? cookies[VISITOR_ID] : undefined
-  const sessionId = cookies[SESSION_ID] !== undefined && /^[\w-]{1,64}$/.test(cookies[SESSION_ID]) ? cookies[SESSION_ID] : undefined
+  const visitorId = idFrom(cookies[VISITOR_ID])
+  const sessionId = idFrom(cookies[SESSION_ID])
   const ids = { visitorId: visitorId ?? randomUUID(), sessionId: sessionId ?? randomUUID() }
   const idCookies = [
     ...(visitorId === undefined ? [cookie(VISITOR_ID, ids.visitorId, { path: "/sites", maxAge: 365 * 24 * 3600 })] : []),
     ...(sessionId === undefined ? [cookie(SESSION_ID, ids.sessionId, { path: "/sites" })] : [])
   ]
-  const referrer = request.headers["referer"]
-  const event = (
-    type: "page_view" | "page_markdown_request" | "llms_request" | "search_type_query",
-    page?: ReaderPage,
-    extra: object = {}
-  ): TrackEvent =>
-    ({
-      type,
-      ...extra,
-      session: {
-        visitorId: ids.visitorId,
-        sessionId: ids.sessionId,
-        cookies: {},
-        userAgent: (request.headers["user-agent"] ?? "").slice(0, 1024),
-        language: request.headers["accept-language"]?.split(",")[0]?.trim().slice(0, 64) || null,
-        referrer: referrer !== undefined && /^https?:\/\//.test(referrer) && referrer.length <= 2048 ? referrer : null
-      },
-      location: {
-        url: `${publicUrl}${url.pathname}`.slice(0, 2048),
-        siteSection: page?.section?.id ?? null,
-        siteSpace: page?.siteSpace.id ?? null,
-        siteShareKey: null,
-        space: page?.space.id ?? null,
-        revision: page?.revisionId ?? null,
-        page: page?.node.page.id ?? null
-      }
-    }) as TrackEvent
+  const event = (type: TrackEvent["type"], page?: ReaderPage, extra: object = {}) =>
+    servedEvent(request, ids, `${publicUrl}${url.pathname}`, type, page, extra)
 
   const answer = (body: string, contentType: string, extra: Record<string, string> = {}) => {
     const etag = etagOf(body)
