@@ -7,6 +7,7 @@ import { SignJWT } from "jose"
 import { call, PUBLIC_URL, testServer } from "./harness.js"
 import { h1Of, linksIn, publishedSite, spaceWithPages, titleOf, web } from "./readerWeb.js"
 import { newUser } from "./scenario.js"
+import { png } from "./site.js"
 
 // Published sites in a browser (issue 20): what a visitor's browser and a program get at a site's
 // published URL, on every storage. The browser itself is driven in readerBrowser.test.ts.
@@ -101,11 +102,52 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
         expect(zipped.headers["content-encoding"]).toBe("gzip")
         expect(zipped.headers["vary"]).toBe("Accept-Encoding")
 
-        // The style sheet is served with its content hash, for a year.
-        const sheet = /href="(\/sites\/~assets\/reader-[0-9a-f]+\.css)"/.exec(home.text)![1]!
-        const css = yield* web(sheet)
-        expect([css.status, css.headers["cache-control"]]).toEqual([200, "public, max-age=31536000, immutable"])
+        // The style sheet is served with its content hash, for a year, under the site and under /sites/~assets.
+        const sheet = /href="([^"]+\/~assets\/(reader-[0-9a-f]+\.css))"/.exec(home.text)!
+        expect(sheet[1]).toBe(`${base}/~assets/${sheet[2]}`)
+        for (const path of [sheet[1]!, `/sites/~assets/${sheet[2]}`]) {
+          const css = yield* web(path)
+          expect([css.status, css.headers["cache-control"], css.headers["content-type"]]).toEqual([
+            200,
+            "public, max-age=31536000, immutable",
+            "text/css; charset=utf-8"
+          ])
+        }
+        expect((yield* web(`${base}/~assets/reader-0.css`)).status).toBe(404)
         expect(home.headers["content-security-policy"]).toContain("default-src 'none'")
+
+        // Images come from the space's files, served under the site.
+        yield* call("POST", `/v1/spaces/${guide.spaceId}/content`, {
+          token: admin.token,
+          body: {
+            changes: [
+              {
+                operation: "insert_files",
+                files: [{ name: "diagram.png", contentType: "image/png", base64: Buffer.from(png).toString("base64") }]
+              },
+              { operation: "update_page", page: guide.ids["Install"], document: { markdown: "![Diagram](.gitbook/assets/diagram.png)\n" } }
+            ]
+          }
+        })
+        const pictured = yield* web(`${base}/install`)
+        const src = /<img src="([^"]+)" alt="Diagram"/.exec(pictured.text)![1]!
+        expect(src.startsWith(`${base}/~files/${guide.spaceId}/`)).toBe(true)
+        const image = yield* web(src)
+        expect([image.status, image.headers["content-type"]]).toEqual([200, "image/png"])
+
+        // Behind its proxy (X-Forwarded-Host naming the proxy's host), the site's links, cookies and URLs are the proxy's.
+        yield* call("PATCH", site.path, { token: admin.token, body: { proxy: "docs.example.com/guide" } })
+        const forwarded = { "x-forwarded-host": "docs.example.com" }
+        const proxied = yield* web(`${base}/install`, forwarded)
+        expect(linksIn(proxied.text, `<nav class="pages"`)).toEqual(["/guide/welcome", "/guide/install"])
+        expect(proxied.text).toContain(`href="/guide/~assets/${sheet[2]}"`)
+        expect(proxied.headers["vary"]).toBe("Accept-Encoding, X-Forwarded-Host")
+        expect((yield* web(`${base}/llms.txt`, forwarded)).text).toContain("(https://docs.example.com/guide/welcome.md)")
+        // Another host is not the proxy: the native addresses stay.
+        expect(linksIn((yield* web(`${base}/install`, { "x-forwarded-host": "evil.example" })).text, `<nav class="pages"`)).toEqual([
+          `${base}/welcome`,
+          `${base}/install`
+        ])
 
         // Unpublished, the site is gone from the browser.
         yield* call("POST", `${site.path}/unpublish`, { token: admin.token })

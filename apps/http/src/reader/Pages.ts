@@ -18,8 +18,11 @@ export interface SiteAddress {
   readonly base: string
 }
 
-export const stylePath = `/sites/~assets/reader-${READER_CSS_HASH}.css`
-export const scriptPath = `/sites/~assets/reader-${READER_CSS_HASH}.js`
+/** The style sheet's and the script's names: their content's hash makes them cacheable for good. */
+export const styleName = `reader-${READER_CSS_HASH}.css`
+export const scriptName = `reader-${READER_CSS_HASH}.js`
+/** Where they are served: under /sites/~assets, and under every site's address (what a proxy forwards). */
+const ASSETS = "/sites/~assets"
 
 const join = (...parts: ReadonlyArray<string>) => parts.filter((p) => p !== "").join("/")
 
@@ -48,6 +51,8 @@ export const document = (input: {
   readonly description?: string | undefined
   readonly markdownHref?: string | undefined
   readonly body: Html
+  /** The folder of the style sheet and script; /sites/~assets unless a site's address is known. */
+  readonly assets?: string | undefined
 }) =>
   html`<!doctype html>
 <html lang="en">
@@ -56,9 +61,9 @@ export const document = (input: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${input.title}</title>
 ${input.description === undefined || input.description === "" ? "" : html`<meta name="description" content="${input.description}">`}
-<link rel="stylesheet" href="${stylePath}">
+<link rel="stylesheet" href="${input.assets ?? ASSETS}/${styleName}">
 ${input.markdownHref === undefined ? "" : html`<link rel="alternate" type="text/markdown" href="${input.markdownHref}">`}
-<script src="${scriptPath}" defer></script>
+<script src="${input.assets ?? ASSETS}/${scriptName}" defer></script>
 </head>
 <body>
 ${input.body}
@@ -187,6 +192,7 @@ export const pageDocument = (opened: OpenedSite, address: SiteAddress, page: Rea
     : page.link(node.page.cover.file.startsWith("/files/") ? node.page.cover.file : `/files/${node.page.cover.file}`)
   const markdownHref = `${pageHref(address, page, node.path)}.md`
   return document({
+    assets: `${address.base}/~assets`,
     title: `${node.page.title} | ${opened.site.title}`,
     description: node.page.description,
     markdownHref,
@@ -239,6 +245,7 @@ export const searchDocument = (
   results: ReadonlyArray<ReaderSearchResult> | string
 ): Html =>
   document({
+    assets: `${address.base}/~assets`,
     title: query === "" ? `Search | ${opened.site.title}` : `${query} | Search | ${opened.site.title}`,
     body: html`${header(opened, address, undefined, query)}
 <main id="content" class="message" tabindex="-1">

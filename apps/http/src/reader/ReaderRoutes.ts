@@ -17,10 +17,10 @@ import {
   messageDocument,
   pageDocument,
   pageHref,
-  scriptPath,
+  scriptName,
   searchDocument,
   type SiteAddress,
-  stylePath
+  styleName
 } from "./Pages.js"
 import { READER_CSS } from "./Style.js"
 import { answerMcp } from "./Mcp.js"
@@ -64,7 +64,7 @@ const compressed = (
 ) => {
   const bytes = Buffer.from(body, "utf8")
   const accepted = request.headers["accept-encoding"] ?? ""
-  const vary = { vary: "Accept-Encoding" }
+  const vary = { vary: headers["vary"] === undefined ? "Accept-Encoding" : `Accept-Encoding, ${headers["vary"]}` }
   if (bytes.length < 1024) return HttpServerResponse.uint8Array(bytes, { status, contentType, headers: { ...headers, ...vary } })
   if (/\bbr\b/.test(accepted)) {
     const packed = brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
@@ -81,6 +81,10 @@ const compressed = (
 }
 
 const HTML = "text/html; charset=utf-8"
+
+/** The style sheet or the script: named by their content's hash, so kept for a year. */
+const asset = (text: string, contentType: string) =>
+  HttpServerResponse.text(text, { contentType, headers: { "cache-control": "public, max-age=31536000, immutable" } })
 
 const message = (
   request: HttpServerRequest.HttpServerRequest,
@@ -157,24 +161,14 @@ const handle = Effect.gen(function*() {
   const segments = segmentsOf(url.pathname)
   if (segments === undefined || segments[0] !== "sites") return notFound(request)
   const [, organizationKey, siteKey, ...rest] = segments
-  if (organizationKey === "~assets") {
-    if (`/${segments.join("/")}` === stylePath) {
-      return HttpServerResponse.text(READER_CSS, {
-        contentType: "text/css; charset=utf-8",
-        headers: { "cache-control": "public, max-age=31536000, immutable" }
-      })
-    }
-    if (`/${segments.join("/")}` === scriptPath) {
-      return HttpServerResponse.text(READER_JS, {
-        contentType: "text/javascript; charset=utf-8",
-        headers: { "cache-control": "public, max-age=31536000, immutable" }
-      })
-    }
+  // The style sheet and script, under /sites/~assets or a site's address: they are the same for every site.
+  const assetName = organizationKey === "~assets" ? siteKey : rest[0] === "~assets" && rest.length === 2 ? rest[1] : undefined
+  if (assetName !== undefined || organizationKey === "~assets") {
+    if (assetName === styleName) return asset(READER_CSS, "text/css; charset=utf-8")
+    if (assetName === scriptName) return asset(READER_JS, "text/javascript; charset=utf-8")
     return notFound(request)
   }
   if (organizationKey === undefined || siteKey === undefined) return notFound(request)
-  const base = `/sites/${encodeURIComponent(organizationKey)}/${encodeURIComponent(siteKey)}`
-  const address: SiteAddress = { base }
   const cookies = request.cookies
   const shareParam = url.searchParams.get("share") ?? undefined
   const tokenParam = url.searchParams.get("jwt_token") ?? undefined
@@ -197,6 +191,18 @@ const handle = Effect.gen(function*() {
   }
   const site = opened.right
   const only = rest.length === 1 ? rest[0] : undefined
+  // Behind the site's proxy (its `proxy` is `host/path`; the operator's proxy forwards https://host/path/… to this
+  // address and says the host in X-Forwarded-Host), links, cookies and absolute URLs use the proxy's address.
+  const proxy = site.site.proxy
+  const forwardedHost = request.headers["x-forwarded-host"]?.split(",")[0]?.trim().toLowerCase()
+  const proxied = proxy !== null && forwardedHost !== undefined && proxy.split("/")[0] === forwardedHost
+  const base = proxied
+    ? `/${proxy.split("/").slice(1).join("/")}`
+    : `/sites/${encodeURIComponent(organizationKey)}/${encodeURIComponent(siteKey)}`
+  const origin = proxied ? `https://${forwardedHost}` : publicUrl
+  const address: SiteAddress = { base }
+  // The path as the visitor's browser sees it.
+  const visiblePath = `${base}/${rest.map(encodeURIComponent).join("/")}`
 
   // Programs speak MCP at …/~mcp (POST only: answers are JSON, not streams); every other POST is for nothing here.
   if (only === "~mcp" || request.method === "POST") {
@@ -210,7 +216,7 @@ const handle = Effect.gen(function*() {
     const answered = yield* answerMcp(
       site,
       address,
-      (path) => `${publicUrl}${path}`,
+      (path) => `${origin}${path}`,
       new Request(`${publicUrl}${url.pathname}`, {
         method: "POST",
         headers,
@@ -219,7 +225,7 @@ const handle = Effect.gen(function*() {
     )
     // Programs keep no cookies: a request without the reader's is a visitor and a session of its own.
     const id = idFrom(cookies[VISITOR_ID]) ?? randomUUID()
-    yield* reader.record(site, [servedEvent(request, { visitorId: id, sessionId: id }, `${publicUrl}${url.pathname}`, "mcp_request")])
+    yield* reader.record(site, [servedEvent(request, { visitorId: id, sessionId: id }, `${origin}${visiblePath}`, "mcp_request")])
     const replyHeaders: Record<string, string> = {}
     answered.headers.forEach((value, name) => {
       replyHeaders[name] = value
@@ -243,7 +249,7 @@ const handle = Effect.gen(function*() {
       const lasts = site.tokenExpires === undefined ? undefined : site.tokenExpires - Date.now() / 1000
       setCookies.push(cookie(visitorCookie(site.site.id), tokenParam, { path: base, maxAge: lasts }))
     }
-    const location = `${clean.pathname}${clean.search}`
+    const location = `${visiblePath}${clean.search}`
     const response = HttpServerResponse.empty({ status: 302, headers: { location, "cache-control": "no-store" } })
     return yield* HttpServerResponse.setHeader(response, "set-cookie", setCookies as never).pipe(Effect.succeed)
   }
@@ -255,7 +261,9 @@ const handle = Effect.gen(function*() {
     "content-security-policy": readerPolicy,
     "cache-control": personal ? "private, no-cache" : "public, no-cache",
     ...(restricted ? { "x-robots-tag": "noindex" } : {}),
-    ...(visibility === "share-link" ? { "referrer-policy": "no-referrer" } : {})
+    ...(visibility === "share-link" ? { "referrer-policy": "no-referrer" } : {}),
+    // A page reads differently behind the site's proxy: caches keep the two apart.
+    ...(proxy === null ? {} : { vary: "X-Forwarded-Host" })
   }
 
   // The visitor's and the session's ids, made on the first visit, for insights.
@@ -267,7 +275,7 @@ const handle = Effect.gen(function*() {
     ...(sessionId === undefined ? [cookie(SESSION_ID, ids.sessionId, { path: "/sites" })] : [])
   ]
   const event = (type: TrackEvent["type"], page?: ReaderPage, extra: object = {}) =>
-    servedEvent(request, ids, `${publicUrl}${url.pathname}`, type, page, extra)
+    servedEvent(request, ids, `${origin}${visiblePath}`, type, page, extra)
 
   const answer = (body: string, contentType: string, extra: Record<string, string> = {}) => {
     const etag = etagOf(body)
@@ -278,7 +286,7 @@ const handle = Effect.gen(function*() {
     return idCookies.length === 0 ? response : HttpServerResponse.setHeader(response, "set-cookie", idCookies as never)
   }
 
-  const absolute = (path: string) => `${publicUrl}${path}`
+  const absolute = (path: string) => `${origin}${path}`
 
   if (only === "robots.txt") {
     const body = visibility === "public"
