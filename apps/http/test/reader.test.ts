@@ -285,6 +285,35 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
         expect(linksIn(proHome.text, `<nav class="sections"`)).toEqual([`${base}/`, `${base}/${section.path}`])
         expect(h1Of((yield* web(`${base}/${section.path}`, cookieFor(proToken))).text)).toEqual(["Pro features"])
 
+        // Unsigned claims from the URL: only those the adaptive schema declares under `unsigned`, read by their type.
+        const schema = yield* call("PUT", `${site.path}/adaptive-schema`, {
+          token,
+          body: {
+            jsonSchema: {
+              type: "object",
+              properties: {
+                unsigned: {
+                  type: "object",
+                  description: "Unsigned claims of the site visitor.",
+                  properties: { beta: { type: "boolean", description: "Beta tester" } },
+                  additionalProperties: false
+                }
+              },
+              additionalProperties: false
+            }
+          }
+        })
+        expect(schema.status, JSON.stringify(schema.body)).toBe(200)
+        yield* call("PATCH", `${site.path}/sections/${section.id}`, {
+          token,
+          body: { condition: "visitor.claims.plan == \"pro\" || visitor.claims.unsigned.beta == true" }
+        })
+        const tabsFor = (query: string) => Effect.map(web(`${base}/${query}`), (answer) => linksIn(answer.text, `<nav class="sections"`))
+        expect(yield* tabsFor("?visitor.beta=true")).toEqual([`${base}/`, `${base}/${section.path}`])
+        expect(yield* tabsFor("?visitor.beta=yes")).toEqual([`${base}/`])
+        expect(yield* tabsFor("?visitor.plan=pro")).toEqual([`${base}/`])
+        expect((yield* web(`${base}/?visitor.beta=true`)).headers["cache-control"]).toBe("private, no-cache")
+
         // Search: the sections found link to their headings' anchors.
         const searched = yield* web(`${base}/~search?q=zeppelin`)
         expect(searched.status).toBe(200)
@@ -308,7 +337,7 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
         const counts = Object.fromEntries(
           (byType.body.columns[0].values as Array<string>).map((type, i) => [type, byType.body.columns[1].values[i]])
         )
-        expect(counts).toEqual({ page_view: 4, search_type_query: 2, page_markdown_request: 1 })
+        expect(counts).toEqual({ page_view: 8, search_type_query: 2, page_markdown_request: 1 })
         const pages = yield* aggregate({
           select: [{ column: "urlPath" }, { column: "siteSpace" }, { column: "eventsCount" }],
           groupBy: [{ column: "urlPath" }, { column: "siteSpace" }],

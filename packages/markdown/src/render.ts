@@ -1,6 +1,8 @@
 import GithubSlugger from "github-slugger"
 import type { Element, ElementContent, Properties } from "hast"
+import { fromHtml } from "hast-util-from-html"
 import { toHtml } from "hast-util-to-html"
+import katex from "katex"
 import type { Code, Heading, Image, Link, Nodes, Parents, Root } from "mdast"
 import { defaultHandlers, type Handler, type State, toHast } from "mdast-util-to-hast"
 import type { ContentRef, Embed, Expandable, Figure, FileBlock, Hint, Tab, Tabs } from "./nodes.js"
@@ -37,12 +39,32 @@ const element = (tagName: string, properties: Properties, children: Array<Elemen
 })
 const text = (value: string): ElementContent => ({ type: "text", value })
 
+/**
+ * TeX as MathML, which browsers lay out themselves (no style sheet or font to serve), by KaTeX; what it
+ * cannot read is shown as its source. KaTeX's markup is read back into the tree, not spliced in as text.
+ */
+const mathOf = (tex: string, display: boolean): Array<ElementContent> => {
+  try {
+    const markup = katex.renderToString(tex, {
+      displayMode: display,
+      output: "mathml",
+      throwOnError: true,
+      trust: false,
+      strict: "ignore",
+      maxExpand: 200
+    })
+    return fromHtml(markup, { fragment: true }).children as Array<ElementContent>
+  } catch {
+    return [element("code", {}, [text(tex)])]
+  }
+}
+
 const hintLabels: Record<Hint["style"], string> = { info: "Info", warning: "Warning", danger: "Danger", success: "Success" }
 
 /**
  * A page's markdown as HTML for readers, GitBook's blocks included: hints as notes, tabs as titled
  * panels, expandables as `<details>`, code with its title, figures, embeds and content references as
- * links, math as its TeX source. Headings carry GitHub's anchors, made unique in the page as the
+ * links, math as MathML (KaTeX). Headings carry GitHub's anchors, made unique in the page as the
  * search index makes them, so a search result's anchor lands on its heading.
  */
 export const renderHtml = (markdown: string, options: RenderOptions): Rendered => {
@@ -119,10 +141,9 @@ export const renderHtml = (markdown: string, options: RenderOptions): Rendered =
     // Reusable content is a later version's; a reference to it shows nothing.
     include: (() => undefined) as Handler,
     math:
-      ((_state: State, node: Nodes & { value: string }) =>
-        element("pre", { className: ["math"] }, [element("code", {}, [text(node.value)])])) as Handler,
+      ((_state: State, node: Nodes & { value: string }) => element("div", { className: ["math"] }, mathOf(node.value, true))) as Handler,
     inlineMath:
-      ((_state: State, node: Nodes & { value: string }) => element("code", { className: ["math"] }, [text(node.value)])) as Handler
+      ((_state: State, node: Nodes & { value: string }) => element("span", { className: ["math"] }, mathOf(node.value, false))) as Handler
   }
 
   const hast = toHast(tree as Parents as Root, { handlers, allowDangerousHtml: false })

@@ -173,9 +173,13 @@ const handle = Effect.gen(function*() {
   const shareParam = url.searchParams.get("share") ?? undefined
   const tokenParam = url.searchParams.get("jwt_token") ?? undefined
 
+  const unsigned = [...url.searchParams].filter(([name]) => name.startsWith("visitor.")).map(([name, value]) =>
+    [name.slice("visitor.".length), value] as const
+  )
   const opened = yield* reader.open(organizationKey, siteKey, (siteId) => ({
     shareKey: shareParam ?? cookies[shareCookie(siteId)],
-    visitorToken: tokenParam ?? cookies[visitorCookie(siteId)]
+    visitorToken: tokenParam ?? cookies[visitorCookie(siteId)],
+    unsigned
   })).pipe(Effect.either)
   if (opened._tag === "Left") {
     const error = opened.left

@@ -132,10 +132,13 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
 
     /**
      * Events the server records itself for a visitor it has already admitted to the published site
-     * (the reader's page views and searches), with the claims of the visitor's verified token.
+     * (the reader's page views and searches), with what the reader knows of the visitor's claims.
      */
-    const trackAdmitted = (siteId: SiteId, input: TrackEventsInput, claims: Readonly<Record<string, unknown>> | null) =>
-      store(siteId, input, () => ({ claims, authenticated: claims !== null }))
+    const trackAdmitted = (
+      siteId: SiteId,
+      input: TrackEventsInput,
+      visitor: { readonly claims: Readonly<Record<string, unknown>> | null; readonly authenticated: boolean }
+    ) => store(siteId, input, () => visitor)
 
     /** The query's answer as columns, in `select` order. */
     const aggregate = (organizationId: OrganizationId, siteId: SiteId, input: AggregateInput) =>

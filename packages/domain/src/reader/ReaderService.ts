@@ -27,6 +27,7 @@ import {
   pageAtPath,
   type ReaderLink,
   siteSpaceAddress,
+  unsignedClaims,
   visitorTree
 } from "./Reading.js"
 
@@ -40,6 +41,8 @@ export class VisitorSignInRequired extends Schema.TaggedError<VisitorSignInRequi
 export interface VisitorCredentials {
   readonly shareKey?: string | undefined
   readonly visitorToken?: string | undefined
+  /** `?visitor.<name>=` pairs of the URL, names without the prefix. */
+  readonly unsigned?: ReadonlyArray<readonly [string, string]> | undefined
 }
 
 /** A published site opened for one visitor. */
@@ -49,8 +52,13 @@ export interface OpenedSite {
   /** The structure the visitor sees, conditions applied. */
   readonly shown: ShownTree
   readonly spaces: ReadonlyMap<SpaceId, Space>
-  /** The verified visitor token's claims; null without one. */
+  /**
+   * What conditions and insights read of the visitor: the verified token's claims, and the unsigned ones
+   * of the URL under `unsigned`; null with neither.
+   */
   readonly claims: Readonly<Record<string, unknown>> | null
+  /** Whether a verified visitor token vouches for the claims. */
+  readonly authenticated: boolean
   /** When the token that admitted the visitor expires (seconds since the epoch). */
   readonly tokenExpires: number | undefined
   /** The active share key that opened a `share-link` site. */
@@ -166,7 +174,9 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
         if (site.visibility === "visitor-auth" && Option.isNone(verified)) {
           return yield* new VisitorSignInRequired({ fallbackURL: site.publishingAuth.fallbackURL })
         }
-        const claims = Option.getOrNull(Option.map(verified, (t) => t.claims))
+        const signed = Option.getOrNull(Option.map(verified, (t) => t.claims))
+        const unsigned = unsignedClaims(site.adaptiveSchema?.jsonSchema, credentials.unsigned ?? [])
+        const claims = Object.keys(unsigned).length === 0 ? signed : { ...signed, unsigned }
         const loaded = yield* structures.load(site.id)
         const held = yield* spaces.findMany([...new Set(loaded.siteSpaces.map((s) => s.spaceId))])
         const live = new Map(held.filter((s) => showsSpace(site.organizationId, s)).map((s) => [s.id, s] as const))
@@ -177,6 +187,7 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
           shown,
           spaces: live,
           claims,
+          authenticated: signed !== null,
           tokenExpires: Option.getOrUndefined(Option.map(verified, (t) => t.expires)),
           shareKey
         } satisfies OpenedSite
@@ -291,7 +302,10 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
       events.length === 0
         ? Effect.void
         : Effect.catchAll(
-          insights.trackAdmitted(opened.site.id, { events: events as [TrackEvent, ...Array<TrackEvent>] }, opened.claims),
+          insights.trackAdmitted(opened.site.id, { events: events as [TrackEvent, ...Array<TrackEvent>] }, {
+            claims: opened.claims,
+            authenticated: opened.authenticated
+          }),
           (error) => Effect.logWarning("A reader's event was not recorded", error)
         )
 

@@ -203,3 +203,32 @@ export const linksFrom = (
     }
   }
 }
+
+/**
+ * The unsigned claims a visitor's URL gives (`?visitor.<name>=`, conventions-2.md §1.3): only names the
+ * adaptive schema declares under `unsigned`, read as its type says (a boolean from `true`/`false`, a
+ * number from a finite decimal, else the text); anything else is left out.
+ */
+export const unsignedClaims = (
+  schema: unknown,
+  given: ReadonlyArray<readonly [string, string]>
+): Readonly<Record<string, string | number | boolean>> => {
+  const record = (value: unknown): Readonly<Record<string, unknown>> | undefined =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? value as Readonly<Record<string, unknown>> : undefined
+  const properties = record(record(record(record(schema)?.["properties"])?.["unsigned"])?.["properties"])
+  const claims: Record<string, string | number | boolean> = {}
+  if (properties === undefined) return claims
+  for (const [name, text] of given) {
+    if (!Object.hasOwn(properties, name)) continue
+    const type = record(properties[name])?.["type"]
+    const value = type === "boolean"
+      ? (text === "true" ? true : text === "false" ? false : undefined)
+      : type === "number" || type === "integer"
+      ? (/^-?\d+(\.\d+)?$/.test(text) && (type === "number" || !text.includes(".")) ? Number(text) : undefined)
+      : type === "string" || type === undefined
+      ? text
+      : undefined
+    if (value !== undefined) Object.defineProperty(claims, name, { value, enumerable: true, writable: true, configurable: true })
+  }
+  return claims
+}
