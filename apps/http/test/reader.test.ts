@@ -149,6 +149,28 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
           `${base}/install`
         ])
 
+        // The page's layout, from its front matter: a hidden title stays the page's heading for assistive technology.
+        yield* call("POST", `/v1/spaces/${guide.spaceId}/content`, {
+          token: admin.token,
+          body: {
+            changes: [{
+              operation: "insert_page",
+              title: "Plain",
+              document: {
+                markdown:
+                  "---\nlayout:\n  title:\n    visible: false\n  outline:\n    visible: false\n  pagination:\n    visible: false\n" +
+                  "  tableOfContents:\n    visible: false\n---\n\n## Heading\n\nText.\n"
+              }
+            }]
+          }
+        })
+        const plain = yield* web(`${base}/plain`)
+        expect(plain.status).toBe(200)
+        expect(plain.text).toContain(`<h1 class="visually-hidden">Plain</h1>`)
+        expect(plain.text).not.toContain(`<nav class="pagination"`)
+        expect(plain.text).not.toContain(`<nav class="pages"`)
+        expect(plain.text).toContain(`<aside class="outline" aria-label="On this page"></aside>`)
+
         // Unpublished, the site is gone from the browser.
         yield* call("POST", `${site.path}/unpublish`, { token: admin.token })
         expect((yield* web(`${base}/`)).status).toBe(404)

@@ -209,7 +209,9 @@ ${
 <main id="content" tabindex="-1">
 <article>
 ${cover?.kind === "file" ? html`<img class="cover" src="${fileHref(address, page, cover.file.id)}" alt="">` : ""}
-<h1>${node.page.emoji === undefined ? "" : `${node.page.emoji} `}${node.page.title}</h1>
+<h1${layout.title === false ? html` class="visually-hidden"` : ""}>${
+      node.page.emoji === undefined ? "" : `${node.page.emoji} `
+    }${node.page.title}</h1>
 ${layout.description === false || node.page.description === undefined ? "" : html`<p class="description">${node.page.description}</p>`}
 ${trusted(body.html)}
 </article>
