@@ -184,7 +184,7 @@ const handle = Effect.gen(function*() {
   if (opened._tag === "Left") {
     const error = opened.left
     if (error._tag === "VisitorSignInRequired") {
-      if (error.fallbackURL !== null) {
+      if (error.fallbackURL !== null && URL.canParse(error.fallbackURL)) {
         const target = new URL(error.fallbackURL)
         target.searchParams.set("location", url.pathname)
         return HttpServerResponse.empty({ status: 302, headers: { location: target.toString(), "cache-control": "no-store" } })
@@ -249,7 +249,7 @@ const handle = Effect.gen(function*() {
     if (shareParam !== undefined && site.shareKey !== undefined) {
       setCookies.push(cookie(shareCookie(site.site.id), site.shareKey, { path: base, maxAge: SHARE_COOKIE_SECONDS }))
     }
-    if (tokenParam !== undefined && site.claims !== null) {
+    if (tokenParam !== undefined && site.authenticated) {
       const lasts = site.tokenExpires === undefined ? undefined : site.tokenExpires - Date.now() / 1000
       setCookies.push(cookie(visitorCookie(site.site.id), tokenParam, { path: base, maxAge: lasts }))
     }
