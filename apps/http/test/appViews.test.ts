@@ -102,6 +102,10 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
         const other = (yield* call("POST", "/v1/orgs", { token: stranger.token, body: { title: "Elsewhere" } })).body.id as string
         const theirs = yield* spaceWithPages(other, stranger.token, "Theirs", [{ title: "Private" }])
         expect((yield* web(`/s/${theirs.spaceId}`, cookie)).status).toBe(404)
+        // What no id can be never reaches storage: 404, not an error.
+        for (const odd of ["/s/%00", "/o/a%00b", `/s/${guide.spaceId}/~/changes/%ED%A0%80`, `/o/${"x".repeat(600)}`]) {
+          expect([odd, (yield* web(odd, cookie)).status]).toEqual([odd, 404])
+        }
         expect((yield* web(`/o/${other}`, cookie)).status).toBe(404)
         const reader = yield* newUser("Rita Reader")
         yield* addMember(org, admin, reader, "read")

@@ -59,7 +59,17 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
         expect(linksIn(install.text, `<nav class="pagination"`)).toEqual([`${base}/welcome`])
         const hidden = yield* web(`${base}/secret`)
         expect([hidden.status, h1Of(hidden.text)]).toEqual([200, ["Secret"]])
-        for (const missing of [`${base}/nope`, `/sites/${org}/other/`, `/sites/nobody/docs/`, `${base}/~files/x/y`]) {
+        for (
+          const missing of [
+            `${base}/nope`,
+            `/sites/${org}/other/`,
+            `/sites/nobody/docs/`,
+            `${base}/~files/x/y`,
+            `/sites/%00/docs/`,
+            `${base}/a%00b`,
+            `/sites/${org}/${"x".repeat(600)}/`
+          ]
+        ) {
           const answer = yield* web(missing)
           expect([missing, answer.status, answer.headers["content-type"]]).toEqual([missing, 404, "text/html; charset=utf-8"])
         }

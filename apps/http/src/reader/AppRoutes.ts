@@ -36,6 +36,7 @@ import {
   spaceDocument
 } from "./AppPages.js"
 import { type Html, html } from "./Html.js"
+import { segmentsOf } from "./Paths.js"
 
 /**
  * The key that signs browser sessions: `OCTAVO_SECRET_KEY` when the server has one (sessions then hold
@@ -95,14 +96,6 @@ const safeNext = (next: string | null | undefined) =>
 
 const sessionCookie = (value: string, maxAge: number, secure: boolean) =>
   `${SESSION}=${value}; Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`
-
-const segmentsOf = (pathname: string): Array<string> | undefined => {
-  try {
-    return pathname.split("/").filter((s) => s !== "").map((s) => decodeURIComponent(s))
-  } catch {
-    return undefined
-  }
-}
 
 /** The pages of a revision's content in the order of the tree, hidden ones included (members see them). */
 const treeOf = (content: RevisionContent): ReadonlyArray<PageNode> => pageTree(content)

@@ -11,6 +11,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib"
 import { Effect } from "effect"
 import { PublicUrl } from "../shared/Handlers.js"
 import { type Html, html } from "./Html.js"
+import { segmentsOf } from "./Paths.js"
 import {
   everyPage,
   markdownOf,
@@ -101,15 +102,6 @@ const message = (
 
 const notFound = (request: HttpServerRequest.HttpServerRequest) =>
   message(request, 404, "Page not found", "There is no page at this address.", { "x-robots-tag": "noindex" })
-
-/** Segments of a path, decoded; undefined when one cannot be. */
-const segmentsOf = (pathname: string): Array<string> | undefined => {
-  try {
-    return pathname.split("/").filter((s) => s !== "").map((s) => decodeURIComponent(s))
-  } catch {
-    return undefined
-  }
-}
 
 const etagOf = (body: string) => `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`
 
