@@ -15,6 +15,7 @@ import { GitRepositoriesLive } from "../src/gitsync/GitCli.js"
 import { ServerInstanceLive } from "../src/gitsync/index.js"
 import { classifyAddress } from "../src/WebFetch.js"
 import { commitFiles, PASSWORD, startGitServer } from "./gitsync/gitServer.js"
+import { settled } from "./gitsync/settled.js"
 import { addMember, newUser, world } from "./scenario.js"
 import { bodyAs, call, testServer } from "./harness.js"
 import { png } from "./site.js"
@@ -24,16 +25,6 @@ const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
 const gitServer = Effect.acquireRelease(Effect.promise(startGitServer), (server) => Effect.promise(server.close))
 
 /** Waits until the space's operation is no longer running; answers `GET git/info`'s body. */
-const settled = (spaceId: string, token: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 600; i++) {
-      const info = yield* call("GET", `/v1/spaces/${spaceId}/git/info`, { token })
-      if (info.status === 200 && info.body.operation?.state !== "running") return info.body
-      yield* Effect.sleep(Duration.millis(25))
-    }
-    throw new Error("the Git Sync operation did not finish")
-  })
-
 const newSpace = (organizationId: string, token: string, title = "Synced") =>
   Effect.map(call("POST", `/v1/orgs/${organizationId}/spaces`, { token, body: { title } }), (r) => r.body.id as string)
 

@@ -3,7 +3,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/adapters-pg"
-import type { StoragePorts } from "@octavo/domain"
+import { IntegrationScope, type StoragePorts } from "@octavo/domain"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { makeHttpApp } from "../src/Server.js"
@@ -210,26 +210,7 @@ layer(server(storage, key), { excludeTestServices: true, timeout: 120_000 })("in
       expect(message(yield* edge({ externalLinks: Array(6).fill(link) }))).toBe("externalLinks: must have at most 5 entries, got 6")
       expect(errorOf(yield* edge({ externalLinks: [{ url: "ftp://x", label: "x" }] }))).toEqual([400, 400])
       // Every scope GitBook names, and the seed's space:views:read.
-      const scopes = [
-        "space:content:read",
-        "space:content:write",
-        "space:metadata:read",
-        "space:metadata:write",
-        "space:git:sync",
-        "space:views:read",
-        "page:feedback:read",
-        "site:metadata:read",
-        "site:views:read",
-        "site:script:inject",
-        "site:script:cookies",
-        "site:visitor:auth",
-        "site:visitor:claims",
-        "site:adaptive:read",
-        "site:adaptive:write",
-        "conversations:ingest",
-        "openapi:read",
-        "openapi:write"
-      ]
+      const scopes = IntegrationScope.literals
       expect((yield* edge({ scopes })).body.scopes).toEqual(scopes)
       expect(errorOf(yield* edge({ scopes: ["space:everything"] }))).toEqual([400, 400])
       expect(errorOf(yield* edge({ scopes: undefined }))).toEqual([400, 400])

@@ -1,12 +1,13 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type PageObject, RevisionObject } from "../../src/content/Wire.js"
 import { bodyAs, call, testServer } from "../harness.js"
 import { world } from "../scenario.js"
 import { commitFiles, startGitServer } from "./gitServer.js"
+import { settled } from "./settled.js"
 
 // A repository in GitBook's layout (50 pages, groups, nesting, links, assets, includes, front matter,
 // every block kind), imported over HTTP and exported back: the same bytes, so no new commit.
@@ -20,16 +21,6 @@ const readTree = (dir: string, prefix = ""): Map<string, Uint8Array> => {
   }
   return files
 }
-
-const settled = (spaceId: string, token: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 600; i++) {
-      const info = yield* call("GET", `/v1/spaces/${spaceId}/git/info`, { token })
-      if (info.status === 200 && info.body.operation?.state !== "running") return info.body
-      yield* Effect.sleep(Duration.millis(25))
-    }
-    throw new Error("the Git Sync operation did not finish")
-  })
 
 const flatten = (pages: ReadonlyArray<PageObject>): Array<PageObject> => pages.flatMap((p) => [p, ...flatten(p.pages)])
 

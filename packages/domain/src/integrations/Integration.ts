@@ -1,6 +1,15 @@
 import { Schema } from "effect"
 import { OrganizationId } from "../shared/Ids.js"
-import { boundedArray, boundedString, HttpUrl, StoredJson, StoredString, storedKeysRecord, unstorableText } from "../shared/Limits.js"
+import {
+  boundedArray,
+  boundedString,
+  HttpUrl,
+  StoredJson,
+  StoredString,
+  storedKeysRecord,
+  unstorableText,
+  utf8Length
+} from "../shared/Limits.js"
 
 // Integrations: limits from api.md's "Limits" table and conventions-2.md §7, shapes from GitBook's
 // PublishIntegration, Integration and IntegrationInstallation.
@@ -175,21 +184,6 @@ export const IntegrationSecretsInput = storedKeysRecord(SecretValue).pipe(
     return wrong === undefined ? true : { path: [wrong], message: `key must match ${secretName.source}` }
   })
 )
-
-/** The UTF-8 length of a string, without encoding it. */
-const utf8Length = (s: string): number => {
-  let bytes = 0
-  for (let i = 0; i < s.length; i++) {
-    const code = s.charCodeAt(i)
-    if (code < 0x80) bytes += 1
-    else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4
-      i++
-    } else bytes += 3
-  }
-  return bytes
-}
 
 /** The script's source: at most 5 MiB of UTF-8. */
 export const IntegrationScript = StoredString.pipe(

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { Conflict } from "../shared/Errors.js"
 import { OrganizationId } from "../shared/Ids.js"
-import { boundedString, HttpUrl, StoredString } from "../shared/Limits.js"
+import { boundedString, HttpUrl, StoredString, utf8Length } from "../shared/Limits.js"
 
 // OpenAPI specs (api.md "OpenAPI spec", conventions-2.md §5): documents stored per organization under
 // a slug, from a text or from a URL a worker fetches; each distinct content is a version.
@@ -88,22 +88,6 @@ export const OpenAPISpecVersion = Schema.Struct({
   sourceURL: Schema.optional(Schema.String)
 })
 export type OpenAPISpecVersion = typeof OpenAPISpecVersion.Type
-
-/** UTF-8 length of a string without encoding it. */
-const utf8Length = (s: string): number => {
-  let bytes = 0
-  for (let i = 0; i < s.length; i++) {
-    const code = s.charCodeAt(i)
-    if (code < 0x80) bytes += 1
-    else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < s.length) {
-      // A surrogate pair is one code point of four bytes (StoredString has refused lone surrogates).
-      bytes += 4
-      i++
-    } else bytes += 3
-  }
-  return bytes
-}
 
 /** A spec's text: 1 byte to 10 MiB of UTF-8. */
 export const SpecText = StoredString.pipe(

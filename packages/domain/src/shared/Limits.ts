@@ -162,3 +162,18 @@ export const validate = <A, I>(schema: Schema.Schema<A, I, never>) => (input: A)
       })
     })
   )
+
+/** The UTF-8 length of a string, without encoding it (a surrogate pair is one code point of four bytes). */
+export const utf8Length = (s: string): number => {
+  let bytes = 0
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < s.length) {
+      bytes += 4
+      i++
+    } else bytes += 3
+  }
+  return bytes
+}
