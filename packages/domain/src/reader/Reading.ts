@@ -1,7 +1,7 @@
 import type { PageNode } from "../content/Changes.js"
 import type { ContentPage, File, RevisionContent } from "../content/Page.js"
 import { type PathIndex, pathIndex, resolveLink } from "../content/Resolve.js"
-import type { PageId, SiteSectionId, SiteSpaceId, SpaceId } from "../shared/Ids.js"
+import type { PageId, SiteSectionId, SiteSpaceId } from "../shared/Ids.js"
 import { evaluateCondition, parseCondition } from "../sites/Condition.js"
 import { type ShownTree, siteSpaceSegments } from "../sites/Reading.js"
 import type { SiteSection, SiteSectionGroup, SiteSpace } from "../sites/Site.js"
@@ -161,9 +161,6 @@ export const neighbours = (index: PageIndex, page: ContentPage) => {
   const at = index.placeOf.get(page.id) ?? -1
   return { previous: at > 0 ? index.order[at - 1] : undefined, next: at >= 0 ? index.order[at + 1] : undefined }
 }
-
-/** The spaces a tree's site spaces read from. */
-export const spacesOfTree = (shown: ShownTree): ReadonlyArray<SpaceId> => [...new Set(shown.tree.siteSpaces.map((s) => s.spaceId))]
 
 /** Where a link of a page leads for a reader. */
 export type ReaderLink =
