@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { PgServerClient } from "@octavo/adapters-pg"
 import { Effect } from "effect"
 

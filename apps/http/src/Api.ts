@@ -1,4 +1,4 @@
-import { OpenApi } from "@effect/platform"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { CommentsGroups } from "./comments/index.js"
 import { ContentGroups } from "./content/index.js"
 import { HealthGroups } from "./health/index.js"

@@ -72,6 +72,11 @@ export const AppConfig = Config.all({
         : Either.left(ConfigError.InvalidData(["OCTAVO_HEAP_GROWING_PERCENT"], "must be a whole number from 0 to 300"))
     )
   ),
+  /**
+   * Lets V8 recompile the embedded PostgreSQL's hot WebAssembly with its optimizing compiler: CPU-heavy queries run
+   * about a third faster, for 40 to 60 MiB more resident. Off, it stays on the baseline compiler.
+   */
+  pgliteOptimize: Config.boolean("OCTAVO_PGLITE_OPTIMIZE").pipe(Config.withDefault(false)),
   /** Behind a proxy: rate limits take the client's address from the last entry of X-Forwarded-For. */
   rateLimitTrustForwardedFor: Config.boolean("OCTAVO_RATE_LIMIT_TRUST_FORWARDED_FOR").pipe(Config.withDefault(false)),
   /** Worker threads that parse large pages and specs (issue 13): 0 parses in the server's thread; unset, one per core but one. */

@@ -9,3 +9,11 @@ import { setFlagsFromString } from "node:v8"
 export const tuneHeap = (percent: number): void => {
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`)
 }
+
+/**
+ * Keeps WebAssembly on V8's baseline compiler (Liftoff). PGlite's PostgreSQL is 9 MB of WebAssembly: V8 recompiles
+ * the functions that run often with its optimizing compiler and keeps both codes, 40 to 60 MiB more resident at start
+ * and more under load. Queries that are mostly protocol and I/O run as fast; aggregations and ranking take about a third
+ * longer (README, "Memory"). V8 reads the flag when it compiles a module, so it is set before the storage starts.
+ */
+export const keepWasmBaseline = (): void => setFlagsFromString("--liftoff-only")

@@ -1,4 +1,5 @@
-import { HttpServer, type HttpServerResponse } from "@effect/platform"
+import * as HttpServer from "@effect/platform/HttpServer"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Duration, Effect, Layer } from "effect"
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"

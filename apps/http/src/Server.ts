@@ -1,16 +1,13 @@
 import { isUtf8 } from "node:buffer"
 import type { IncomingMessage } from "node:http"
-import {
-  HttpApiBuilder,
-  HttpApiScalar,
-  HttpApp,
-  HttpIncomingMessage,
-  HttpMethod,
-  HttpMiddleware,
-  HttpRouter,
-  HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpMethod from "@effect/platform/HttpMethod"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
   DomainServices,
@@ -32,6 +29,7 @@ import {
 } from "@octavo/domain"
 import { Cause, Clock, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
+import { docsRoute } from "./Docs.js"
 import { CommentsHandlers } from "./comments/index.js"
 import { ContentHandlers } from "./content/index.js"
 import { HealthHandlers } from "./health/index.js"
@@ -521,8 +519,7 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
       )
     )
   ).pipe(
-    // Fonts from Scalar's servers would be refused by the page's policy: the page uses the system's.
-    Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar: { withDefaultFonts: false } })),
+    Layer.provide(docsRoute("/docs")),
     Layer.provide(ReaderRoutes),
     Layer.provide(AppRoutes),
     Layer.provide(Layer.succeed(SessionKey, sessionKeyOf(options.secretKey))),

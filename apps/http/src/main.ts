@@ -2,7 +2,7 @@ import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Effect, Layer, Logger, Option, Redacted } from "effect"
 import { AppConfig, storageChoice } from "./Config.js"
-import { tuneHeap } from "./Heap.js"
+import { keepWasmBaseline, tuneHeap } from "./Heap.js"
 import * as NodeServer from "./NodeServer.js"
 import { integrationsSecretKey } from "./integrations/index.js"
 import { makeHttpApp } from "./Server.js"
@@ -13,6 +13,7 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
   const choice = storageChoice(config)
   const publicUrl = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
   tuneHeap(config.heapGrowingPercent)
+  if (choice._tag === "pglite" && !config.pgliteOptimize) keepWasmBaseline()
   const secretKey = yield* integrationsSecretKey(config.secretKey, choice)
   yield* Effect.logInfo("Starting Octavo").pipe(
     Effect.annotateLogs({

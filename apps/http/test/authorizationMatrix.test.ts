@@ -1,4 +1,5 @@
-import { HttpApi, type HttpClient } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { describe, expect, layer } from "@effect/vitest"
 import { Context, Effect, Layer, Option, SchemaAST } from "effect"

@@ -1,5 +1,5 @@
 import * as http from "node:http"
-import { HttpServer } from "@effect/platform"
+import * as HttpServer from "@effect/platform/HttpServer"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { PgliteClient, PgStorage } from "@octavo/adapters-pg"
 import type { StoragePorts } from "@octavo/domain"

@@ -1,12 +1,11 @@
 import { appendFileSync } from "node:fs"
-import { HttpServer } from "@effect/platform"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { type Caller, fuzzRequest, type FuzzRequest, type IdPool, Random } from "./fuzz/generate.js"
 import { labelOf, type Operation, operationsOf } from "./fuzz/openapi.js"
 import { closeConnections, type Outcome, send } from "./fuzz/send.js"
-import { call, testServer } from "./harness.js"
+import { call, serverPort, testServer } from "./harness.js"
 import { buildMatrixWorld, buildPeople } from "./matrixWorld.js"
 
 // The fault and fuzz suite (issue 13): bad requests made from the served OpenAPI document for every
@@ -32,11 +31,6 @@ const LOG = process.env.FUZZ_LOG
 const RENEW_EVERY = 250
 /** About 3 ms a request on a CI machine with 2 cores, with room to spare; long runs get time in proportion. */
 const TIME_LIMIT = Math.max(120_000, COUNT * 10)
-
-const serverPort = Effect.map(HttpServer.HttpServer, (server) => {
-  if (server.address._tag !== "TcpAddress") throw new Error("expected a TCP server")
-  return server.address.port
-})
 
 /** What an answer breaks: a 5xx, or an error body that is not `{"error":{"code":<status>,"message":"…"}}`. */
 const problemOf = (outcome: Outcome): string | undefined => {

@@ -1,11 +1,10 @@
 import * as http from "node:http"
-import { HttpServer } from "@effect/platform"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect, HashMap, Layer, Logger } from "effect"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { makeHttpApp, MAX_BODY_BYTES, MAX_JSON_DEPTH } from "../src/Server.js"
-import { ADMIN_TOKEN, call, PUBLIC_URL, testServer } from "./harness.js"
+import { ADMIN_TOKEN, call, PUBLIC_URL, serverPort, testServer } from "./harness.js"
 
 interface RawAnswer {
   readonly status: number
@@ -22,11 +21,6 @@ interface RawRequest {
   /** Written at once with its Content-Length. */
   readonly body?: string | Buffer
 }
-
-const serverPort = Effect.map(HttpServer.HttpServer, (server) => {
-  if (server.address._tag !== "TcpAddress") throw new Error("expected a TCP server")
-  return server.address.port
-})
 
 /** One request over node:http, as a client that picks its own content type and framing would send it. */
 const raw = (request: RawRequest) =>

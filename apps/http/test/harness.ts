@@ -1,6 +1,8 @@
 import * as http from "node:http"
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { StoragePorts } from "@octavo/domain"
 import { Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import { makeHttpApp, type ServerOptions } from "../src/Server.js"
@@ -8,6 +10,15 @@ import { recordAnswer } from "./conformance.js"
 
 export const ADMIN_TOKEN = "test-admin-token"
 export const PUBLIC_URL = "https://docs.test"
+
+/** The port a test server listens on, for clients that speak HTTP themselves (fetch, raw sockets, a browser). */
+export const serverPort = Effect.map(HttpServer.HttpServer, (server) => {
+  if (server.address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
+  return server.address.port
+})
+
+/** The test server's origin, as a browser or fetch reaches it. */
+export const serverOrigin = Effect.map(serverPort, (port) => `http://127.0.0.1:${port}`)
 
 /**
  * Rate limits in tests: on, so every answer goes through them, but far above the thousands of requests a test file

@@ -1,4 +1,4 @@
-import { HttpServer } from "@effect/platform"
+import * as HttpServer from "@effect/platform/HttpServer"
 import { GitBookAPI } from "@gitbook/api"
 // The package's own declarations import "./client" without an extension, which NodeNext cannot follow:
 // its client class is named here so that every call through it is checked against GitBook's types.

@@ -1,6 +1,6 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { HttpClient } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { PgliteClient, PgServerClient, PgStorage, withSearchPath } from "@octavo/adapters-pg"
 import { describe, expect, layer } from "@effect/vitest"

@@ -2,7 +2,8 @@ import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { MAX_BODY_BYTES } from "../src/Server.js"
-import { HttpClient, HttpServer } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpServer from "@effect/platform/HttpServer"
 import { ADMIN_TOKEN, call, declaredBodyStatus, testServer } from "./harness.js"
 
 const docsPage = Effect.gen(function*() {

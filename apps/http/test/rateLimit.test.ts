@@ -1,4 +1,5 @@
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Duration, Effect, TestClock } from "effect"

@@ -1,4 +1,3 @@
-import { HttpServer } from "@effect/platform"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
@@ -9,7 +8,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Page } from "playwright-core"
 import { browser } from "./browser.js"
-import { call, testServer } from "./harness.js"
+import { call, serverOrigin, testServer } from "./harness.js"
 import { publishedSite, spaceWithPages } from "./readerWeb.js"
 import { newUser } from "./scenario.js"
 
@@ -19,12 +18,6 @@ import { newUser } from "./scenario.js"
 
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url))
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
-const serverOrigin = Effect.map(HttpServer.HttpServer, (server) => {
-  const address = server.address
-  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
-  return `http://127.0.0.1:${address.port}`
-})
 
 /** axe-core's serious and critical violations on the page, as `rule: target` lines. */
 const accessibilityProblems = (page: Page) =>

@@ -1,20 +1,13 @@
-import { HttpServer } from "@effect/platform"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { call, PUBLIC_URL, testServer } from "./harness.js"
+import { call, PUBLIC_URL, serverOrigin, testServer } from "./harness.js"
 import { publishedSite, spaceWithPages, web } from "./readerWeb.js"
 import { newUser } from "./scenario.js"
 
 // A published site's MCP endpoint (issue 20), driven by the official MCP SDK's client over streamable HTTP.
-
-const serverOrigin = Effect.map(HttpServer.HttpServer, (server) => {
-  const address = server.address
-  if (address._tag !== "TcpAddress") throw new Error("the test server listens on TCP")
-  return `http://127.0.0.1:${address.port}`
-})
 
 const connected = (url: string) =>
   Effect.acquireRelease(

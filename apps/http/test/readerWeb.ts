@@ -1,4 +1,6 @@
-import { Cookies, HttpClient, HttpClientRequest } from "@effect/platform"
+import * as Cookies from "@effect/platform/Cookies"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Effect } from "effect"
 import { call } from "./harness.js"
 import type { TestUser } from "./scenario.js"

@@ -1,12 +1,11 @@
 import * as net from "node:net"
-import { HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { makeNodeServer } from "../src/NodeServer.js"
 import { makeHttpApp } from "../src/Server.js"
-import { ADMIN_TOKEN, PUBLIC_URL } from "./harness.js"
+import { ADMIN_TOKEN, PUBLIC_URL, serverPort } from "./harness.js"
 
 const TIMEOUT_MS = 300
 const MAX_PER_ADDRESS = 3
@@ -21,11 +20,6 @@ const server = makeHttpApp(MemoryStorage, { publicUrl: PUBLIC_URL, adminToken: A
   ),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )
-
-const serverPort = Effect.map(HttpServer.HttpServer, (server) => {
-  if (server.address._tag !== "TcpAddress") throw new Error("expected a TCP server")
-  return server.address.port
-})
 
 /** A raw connection: what it has received so far, and a promise of its close with the time it took from opening. */
 interface Connection {

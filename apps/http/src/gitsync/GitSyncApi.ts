@@ -1,4 +1,5 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { ExportGitInput, ImportGitInput } from "@octavo/domain"
 import { errors } from "../shared/Errors.js"
 import { Authentication } from "../shared/Security.js"

@@ -1,4 +1,5 @@
-import { Cookies, HttpApiBuilder } from "@effect/platform"
+import * as Cookies from "@effect/platform/Cookies"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { Actor, type AggregateColumnValues, Identity, Insights, type QueryColumn } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"

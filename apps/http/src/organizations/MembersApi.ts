@@ -1,4 +1,5 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { boundedString, MemberRole, MemberSort, OrganizationId, Order, Role, UserId } from "@octavo/domain"
 import { Schema } from "effect"
 import { ListOf, PageQuery } from "../shared/Common.js"

@@ -1,4 +1,6 @@
-import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
   Reader,
   type ReaderPage,
@@ -24,7 +26,6 @@ import {
   styleName
 } from "./Pages.js"
 import { READER_CSS } from "./Style.js"
-import { answerMcp } from "./Mcp.js"
 import { READER_JS } from "./Script.js"
 
 /** Cookies the reader sets: a visitor's share key and token per site, and the ids insights count visitors and sessions by. */
@@ -209,6 +210,8 @@ const handle = Effect.gen(function*() {
     const body = yield* Effect.orElseSucceed(request.text, () => "")
     const headers = new Headers()
     for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string") headers.set(name, value)
+    // The MCP SDK and its schema library weigh some 20 MiB once loaded: a server loads them when a client first asks.
+    const { answerMcp } = yield* Effect.promise(() => import("./Mcp.js"))
     const answered = yield* answerMcp(
       site,
       address,

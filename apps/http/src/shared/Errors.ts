@@ -1,4 +1,6 @@
-import { type HttpApiEndpoint, HttpApiSchema, type HttpMethod } from "@effect/platform"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import type * as HttpMethod from "@effect/platform/HttpMethod"
 import type { DomainError } from "@octavo/domain"
 import { Effect, Schema } from "effect"
 

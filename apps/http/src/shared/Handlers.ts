@@ -1,4 +1,5 @@
-import { HttpApp, HttpServerResponse } from "@effect/platform"
+import * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { type DomainError, encodeCursor, type ListKey, type Page, type PageRequest, pageRequest } from "@octavo/domain"
 import { Context, Effect, Option } from "effect"
 import { domain } from "./Errors.js"

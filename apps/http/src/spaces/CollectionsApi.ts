@@ -1,4 +1,5 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { CollectionId, CreateCollectionInput, MoveInput, OrganizationId, UpdateCollectionInput } from "@octavo/domain"
 import { Schema } from "effect"
 import { OrganizationPath } from "../organizations/OrganizationsApi.js"
