@@ -29,6 +29,8 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("insights throug
       )
       const hour = 3_600_000
       const start = Math.floor(Date.now() / hour) * hour - 2 * hour
+      // Each path is a page of one space; "/gone" resolved to none (a 404), like the reader records it.
+      const pages: Record<string, string | null> = { "/start": "page-start", "/api": "page-api", "/gone": null }
       const view = (visitor: string, path: string, plan: string, minute: number): SiteInsightsEvent => ({
         type: "page_view",
         timestamp: new Date(start + minute * 60_000).toISOString(),
@@ -46,14 +48,19 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("insights throug
           siteSection: null,
           siteSpace: null,
           siteShareKey: null,
-          space: null,
+          space: pages[path] === null ? null : "space-docs",
           revision: null,
-          page: null
+          page: pages[path] ?? null
         }
       })
       const tracked = yield* run(() =>
         client.orgs.trackEventsInSiteById(organizationId, site.id, {
-          events: [view("ann", "/start", "pro", 1), view("ann", "/api", "pro", 2), view("bob", "/start", "free", 3)]
+          events: [
+            view("ann", "/start", "pro", 1),
+            view("ann", "/api", "pro", 2),
+            view("bob", "/start", "free", 3),
+            view("bob", "/gone", "free", 4)
+          ]
         })
       )
       expect(tracked.status).toBe(204)
@@ -65,10 +72,28 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("insights throug
         })
       )
       expect(counted.data.columns).toEqual([
-        { column: "urlPath", values: ["/start", "/api"] },
-        { column: "visitorsCount", values: [2, 1] }
+        { column: "urlPath", values: ["/start", "/api", "/gone"] },
+        { column: "visitorsCount", values: [2, 1, 1] }
+      ])
+      // By page: each a page of a space, as GitBook answers it; an event of no space is null.
+      const byPage = yield* run(() =>
+        client.orgs.aggregateSiteEvents(organizationId, site.id, {
+          range: { from: new Date(start).toISOString(), to: new Date(start + hour).toISOString() },
+          groupBy: [{ column: "page" }],
+          select: [{ column: "page" }, { column: "visitorsCount" }, { column: "eventsCount" }],
+          where: [{
+            column: "page",
+            values: [{ page: "page-start", space: "space-docs" }, { page: "page-api", space: "space-docs" }, null]
+          }]
+        })
+      )
+      expect(byPage.data.columns).toEqual([
+        // The tie on visitors goes to the lesser page: none first.
+        { column: "page", values: [{ page: "page-start", space: "space-docs" }, null, { page: "page-api", space: "space-docs" }] },
+        { column: "visitorsCount", values: [2, 1, 1] },
+        { column: "eventsCount", values: [2, 1, 1] }
       ])
       const segments = yield* run(() => client.orgs.listSiteVisitorSegments(organizationId, site.id))
-      expect(segments.data.items.map((s) => [s.title, s.visitors, s.events])).toEqual([["plan: free", 1, 1], ["plan: pro", 1, 2]])
+      expect(segments.data.items.map((s) => [s.title, s.visitors, s.events])).toEqual([["plan: free", 1, 2], ["plan: pro", 1, 2]])
     }))
 })

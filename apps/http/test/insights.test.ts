@@ -42,6 +42,8 @@ const event = (
     readonly url?: string
     readonly userAgent?: string
     readonly claims?: unknown
+    /** The page of a space the event was on; none by default. */
+    readonly page?: { readonly page: string | null; readonly space: string }
     readonly extra?: Record<string, unknown>
   } = {}
 ) => ({
@@ -61,9 +63,9 @@ const event = (
     siteSection: null,
     siteSpace: null,
     siteShareKey: null,
-    space: null,
+    space: fields.page?.space ?? null,
     revision: null,
-    page: null
+    page: fields.page?.page ?? null
   },
   ...fields.extra
 })
@@ -88,11 +90,19 @@ layer(testServer(storage), { excludeTestServices: true, timeout: 120_000 })("ins
       const s = yield* setup
       const t = base()
       const track = (events: Array<unknown>) => call("POST", `${s.path}/insights/events`, { token: s.token, body: { events } })
+      const guide = { page: "guide", space: "docs" }
+      const api = { page: "api", space: "docs" }
       const tracked = yield* track([
-        event(t, { visitor: "a", session: "a1", url: "https://docs.example.com/guide" }),
-        event(t + 60_000, { visitor: "a", session: "a1", url: "https://docs.example.com/api" }),
-        event(t + 120_000, { visitor: "b", session: "b1", url: "https://docs.example.com/guide", userAgent: IPHONE }),
-        event(t + 180_000, { visitor: "b", session: "b2", url: "https://docs.example.com/guide?utm_source=news", userAgent: IPHONE })
+        event(t, { visitor: "a", session: "a1", url: "https://docs.example.com/guide", page: guide }),
+        event(t + 60_000, { visitor: "a", session: "a1", url: "https://docs.example.com/api", page: api }),
+        event(t + 120_000, { visitor: "b", session: "b1", url: "https://docs.example.com/guide", userAgent: IPHONE, page: guide }),
+        event(t + 180_000, {
+          visitor: "b",
+          session: "b2",
+          url: "https://docs.example.com/guide?utm_source=news",
+          userAgent: IPHONE,
+          page: guide
+        })
       ])
       expect([tracked.status, tracked.body]).toEqual([204, null])
       const range = { from: new Date(t).toISOString(), to: new Date(t + 3_600_000).toISOString() }
@@ -107,6 +117,14 @@ layer(testServer(storage), { excludeTestServices: true, timeout: 120_000 })("ins
         select: [{ column: "urlPath" }, { column: "visitorsCount" }, { column: "eventsCount" }]
       })
       expect(columns(byPage)).toEqual([["urlPath", ["/guide", "/api"]], ["visitorsCount", [2, 1]], ["eventsCount", [3, 1]]])
+      // The page column answers GitBook's {page, space}; a filter names the page the same way.
+      const byPageId = yield* aggregate({
+        range,
+        groupBy: [{ column: "page" }],
+        select: [{ column: "page" }, { column: "visitorsCount" }],
+        where: [{ column: "page", values: [guide, api] }]
+      })
+      expect(columns(byPageId)).toEqual([["page", [guide, api]], ["visitorsCount", [2, 1]]])
       const byDevice = yield* aggregate({
         range,
         groupBy: [{ column: "visitorDevice" }],

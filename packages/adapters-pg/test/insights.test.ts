@@ -151,6 +151,9 @@ const eventArb = (site: string) =>
     visitorLanguage: fc.constantFrom("en", "fr", "É", null),
     visitorAuthenticated: fc.boolean(),
     urlPath: fc.constantFrom("/a", "/b", "/B", "/ä"),
+    // Pages of spaces, a page id in two spaces, a space without a page and a page without a space.
+    space: fc.constantFrom("s1", "s2", "S", null),
+    page: fc.constantFrom("p1", "P", "é", null),
     pageFeedbackRating: fc.constantFrom("ok" as const, "good" as const, "bad" as const, null),
     askResponseRating: fc.constantFrom(1 as const, -1 as const, null),
     claims: fc.option(
@@ -181,6 +184,8 @@ const dimensionArb: fc.Arbitrary<QueryColumn> = fc.oneof(
     "eventPageFeedbackRating",
     "eventAskResponseRating"
   ).map(field),
+  // A page is two parts (its page and its space), grouped and sorted apart from the other fields.
+  fc.constant(field("page")),
   fc.constantFrom("plan", "beta", "org", "org.tier").map(claim),
   fc.constant({ kind: "none" as const, column: "eventPageNotFoundType" })
 )
@@ -214,6 +219,8 @@ const filterValueArb = (column: QueryColumn): fc.Arbitrary<string | number | boo
           return fc.constantFrom(true, false, null)
         case "eventAskResponseRating":
           return fc.constantFrom(1, -1, null)
+        case "page":
+          return fc.constantFrom("p1", "P", "é", "s1", null)
         default:
           return fc.constantFrom("/a", "/B", "/ä", "en", "É", "mobile", "chrome", "page_view", "ok", "bad", null)
       }
@@ -461,6 +468,45 @@ const suite = (name: string, client: () => Layer.Layer<SqlClient.SqlClient>, run
         }))
     })
 
+    describe("pages", () => {
+      it.effect("answers a page as the page of its space, grouped and ordered by page id then space", () =>
+        Effect.gen(function*() {
+          const repo = yield* InsightsRepository
+          const e = (id: string, space: string | null, page: string | null, visitorId = "v1") =>
+            event("pages", `pages-${id}`, "2025-03-03T10:00:00Z", { space, page, visitorId })
+          yield* repo.append([
+            e("1", "s2", "p1"),
+            e("2", "s1", "p1"),
+            e("3", "s1", "p1", "v2"),
+            e("4", "s1", "P"),
+            e("5", "s1", null),
+            e("6", null, "p1"),
+            e("7", null, null)
+          ])
+          const page = field("page")
+          const run = (fields: Partial<ResolvedQuery>) =>
+            repo.aggregate(query("pages", { select: [page, eventsCount], groupBy: [page], ...fields }))
+          expect(yield* run({})).toEqual([
+            [null, 2],
+            [{ page: null, space: "s1" }, 1],
+            [{ page: "P", space: "s1" }, 1],
+            [{ page: "p1", space: "s1" }, 2],
+            [{ page: "p1", space: "s2" }, 1]
+          ])
+          expect(yield* run({ order: { by: 0, direction: "desc" }, limit: 2 })).toEqual([
+            [{ page: "p1", space: "s2" }, 1],
+            [{ page: "p1", space: "s1" }, 2]
+          ])
+          // Filters match the page id alone; null matches no page.
+          expect(yield* run({ where: [{ column: page, operator: "in", values: ["p1"] }], order: { by: 1, direction: "desc" } }))
+            .toEqual([[{ page: "p1", space: "s1" }, 2], [null, 1], [{ page: "p1", space: "s2" }, 1]])
+          expect(yield* run({ where: [{ column: page, operator: "in", values: [null] }] })).toEqual([
+            [null, 1],
+            [{ page: null, space: "s1" }, 1]
+          ])
+        }))
+    })
+
     describe("visitor claims", () => {
       it.effect("walks objects only, names of digits included, as the reference does", () =>
         Effect.gen(function*() {
@@ -570,6 +616,8 @@ const suite = (name: string, client: () => Layer.Layer<SqlClient.SqlClient>, run
                     visitorLanguage: a.visitorLanguage,
                     visitorAuthenticated: a.visitorAuthenticated,
                     urlPath: a.urlPath,
+                    space: a.space,
+                    page: a.page,
                     pageFeedbackRating: a.pageFeedbackRating,
                     askResponseRating: a.askResponseRating,
                     visitorClaims: a.claims

@@ -233,12 +233,16 @@ describe("resolveQuery", () => {
 
 let counter = 0
 const event = (fields: Partial<StoredEvent> & { readonly timestamp: Date }): StoredEvent =>
-  storedEvent({ id: `e${++counter}`, siteId: site, page: "pa", ...fields })
+  storedEvent({ id: `e${++counter}`, siteId: site, space: "sa", page: "pa", ...fields })
 const at = (iso: string) => new Date(iso)
-const pageA = { urlPath: "/a", page: "pa" }
-const pageB = { urlPath: "/b", page: "pb", url: "https://docs.example.com/b" }
-const pageC = { urlPath: "/c", page: "pc", url: "https://docs.example.com/c" }
-const missing = { urlPath: "/missing", page: null, url: "https://docs.example.com/missing" }
+// Three pages of one space, and a URL that resolved to no page (a 404 names no space either).
+const pageA = { urlPath: "/a", space: "sa", page: "pa" }
+const pageB = { urlPath: "/b", space: "sa", page: "pb", url: "https://docs.example.com/b" }
+const pageC = { urlPath: "/c", space: "sa", page: "pc", url: "https://docs.example.com/c" }
+const missing = { urlPath: "/missing", space: null, page: null, url: "https://docs.example.com/missing" }
+const pa = { page: "pa", space: "sa" }
+const pb = { page: "pb", space: "sa" }
+const pc = { page: "pc", space: "sa" }
 
 // 2026-11-16 is a Monday; 2026-11-23 is a Monday too.
 const events: ReadonlyArray<StoredEvent> = [
@@ -400,9 +404,9 @@ describe("evaluateQuery", () => {
 
   it("filters notIn with null: a missing page is excluded, and kept by notIn without null", () => {
     expect(run({ groupBy: [{ column: "page" }], where: [{ column: "page", operator: "notIn", values: [null, "pc"] }] }))
-      .toEqual([["pa", 6], ["pb", 5]])
+      .toEqual([[pa, 6], [pb, 5]])
     expect(run({ groupBy: [{ column: "page" }], where: [{ column: "page", operator: "notIn", values: ["pc"] }] }))
-      .toEqual([["pa", 6], ["pb", 5], [null, 1]])
+      .toEqual([[pa, 6], [pb, 5], [null, 1]])
     expect(run({ groupBy: [{ column: "urlPath" }], where: [{ column: "page", values: [null] }] })).toEqual([[
       "/missing",
       1
@@ -500,9 +504,9 @@ describe("evaluateQuery", () => {
         order: { by: { column: "page" }, direction },
         ...(limit === undefined ? {} : { limit })
       })
-    expect(byPage("asc")).toEqual([[null, 1], ["pa", 6], ["pb", 5], ["pc", 5]])
-    expect(byPage("desc")).toEqual([["pc", 5], ["pb", 5], ["pa", 6], [null, 1]])
-    expect(byPage("desc", 2)).toEqual([["pc", 5], ["pb", 5]])
+    expect(byPage("asc")).toEqual([[null, 1], [pa, 6], [pb, 5], [pc, 5]])
+    expect(byPage("desc")).toEqual([[pc, 5], [pb, 5], [pa, 6], [null, 1]])
+    expect(byPage("desc", 2)).toEqual([[pc, 5], [pb, 5]])
     expect(run({ groupBy: [{ column: "urlPath" }], order: { by: { column: "eventsCount" }, direction: "asc" }, limit: 3 }))
       .toEqual([["/missing", 1], ["/b", 5], ["/c", 5]])
     // Ties on the order column fall back to every selected column ascending, in select order.
@@ -511,6 +515,34 @@ describe("evaluateQuery", () => {
       select: [{ column: "visitorsCount" }, { column: "visitorOS" }, { column: "visitorDevice" }],
       where: [{ column: "visitorOS", operator: "notIn", values: ["macos"] }]
     })).toEqual([[1, "android", "mobile"], [1, "ios", "mobile"]])
+  })
+
+  it("answers a page as GitBook does, a page of its space, grouped and ordered by page id then space", () => {
+    const spaces = [
+      event({ timestamp: at("2026-11-20T10:00:00Z"), space: "s2", page: "p1" }),
+      event({ timestamp: at("2026-11-20T10:01:00Z"), space: "s1", page: "p1" }),
+      event({ timestamp: at("2026-11-20T10:02:00Z"), space: "s1", page: "p1" }),
+      event({ timestamp: at("2026-11-20T10:03:00Z"), space: "s1", page: "p0" }),
+      // A space without a page; no space, with or without a page id, is one null.
+      event({ timestamp: at("2026-11-20T10:04:00Z"), space: "s1", page: null }),
+      event({ timestamp: at("2026-11-20T10:05:00Z"), space: null, page: "p1" }),
+      event({ timestamp: at("2026-11-20T10:06:00Z"), space: null, page: null })
+    ]
+    const query = (input: Omit<AggregateInput, "range">) => evaluateQuery(spaces, resolve({ range: week, ...input }))
+    expect(query({ groupBy: [{ column: "page" }], order: { by: { column: "page" }, direction: "asc" } })).toEqual([
+      [null, 2],
+      [{ page: null, space: "s1" }, 1],
+      [{ page: "p0", space: "s1" }, 1],
+      [{ page: "p1", space: "s1" }, 2],
+      [{ page: "p1", space: "s2" }, 1]
+    ])
+    expect(query({ groupBy: [{ column: "page" }], order: { by: { column: "page" }, direction: "desc" }, limit: 2 }))
+      .toEqual([[{ page: "p1", space: "s2" }, 1], [{ page: "p1", space: "s1" }, 2]])
+    // A filter matches the page id alone, whatever the space; null matches no page.
+    expect(query({ groupBy: [{ column: "page" }], where: [{ column: "page", values: [{ page: "p1", space: "s1" }] }] }))
+      .toEqual([[{ page: "p1", space: "s1" }, 2], [null, 1], [{ page: "p1", space: "s2" }, 1]])
+    expect(query({ groupBy: [{ column: "page" }], where: [{ column: "page", values: [null] }] }))
+      .toEqual([[null, 1], [{ page: null, space: "s1" }, 1]])
   })
 
   it("groups by columns Octavo lacks as null", () => {

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Fragment } from "@effect/sql/Statement"
 import {
+  type DimensionValue,
   fieldColumns,
   InsightsRepository,
   type MetricColumnName,
@@ -65,6 +66,16 @@ interface Dimension {
   readonly type: ValueType
   /** Reads the driver's value back into the reference's. */
   readonly read: (value: unknown) => QueryValue
+}
+
+/**
+ * A dimension as it is grouped by and answered: its parts, in the order they sort by (one but for
+ * `page`, which is a page id and a space id), and how a row's values of them read back into the
+ * reference's `dimensionValue`.
+ */
+interface Grouping {
+  readonly parts: ReadonlyArray<Fragment>
+  readonly read: (values: ReadonlyArray<unknown>) => DimensionValue
 }
 
 const asString = (value: unknown): QueryValue => value === null ? null : String(value)
@@ -156,6 +167,23 @@ export const InsightsRepositoryLive = Layer.effect(
       }
     }
 
+    const grouping = (column: QueryColumn): Grouping => {
+      if (column.kind === "field" && column.column === "page") {
+        // As the reference's pageValue: a page id and its space, sorted in that order. Without a space
+        // the page id is dropped too, so that every such event is one group, (NULL, NULL), which sorts
+        // before any page of a space as the reference's null does.
+        return {
+          parts: [sql`(CASE WHEN e.space IS NULL THEN NULL ELSE e.page END)`, sql`e.space`],
+          read: ([page, space]) =>
+            space === null || space === undefined
+              ? null
+              : { page: page === null || page === undefined ? null : String(page), space: String(space) }
+        }
+      }
+      const { expression, read } = dimension(column)
+      return { parts: [expression], read: ([value]) => read(value ?? null) }
+    }
+
     const typedValue = (value: QueryValue, type: ValueType): Fragment =>
       type === "number" ? sql`${value}::numeric` : type === "boolean" ? sql`${value}::boolean` : sql`${value}::text`
 
@@ -216,7 +244,10 @@ export const InsightsRepositoryLive = Layer.effect(
 
     const aggregate = (query: ResolvedQuery) =>
       Effect.gen(function*() {
-        const grouped = query.groupBy.map((column, i) => ({ ...dimension(column), alias: `d${i}` }))
+        const grouped = query.groupBy.map((column, i) => {
+          const { parts, read } = grouping(column)
+          return { parts: parts.map((expression, j) => ({ expression, alias: `d${i}_${j}` })), read }
+        })
         const eventFilters = query.where.filter((filter) => filter.column.kind !== "metric").map((filter) =>
           filter.column.kind === "datetime"
             ? condition(sql`e."timestamp"`, "number", filter)
@@ -237,7 +268,7 @@ export const InsightsRepositoryLive = Layer.effect(
             return {
               outputs: parts.map(([name, aggregate]) => sql`${aggregate}::int AS ${sql.literal(`s${i}_${name}`)}`),
               sortKeys,
-              read: (row: Record<string, unknown>): QueryValue | MetricValue => {
+              read: (row: Record<string, unknown>): DimensionValue | MetricValue => {
                 const values = Object.fromEntries(parts.map(([name]) => [name, Number(row[`s${i}_${name}`])]))
                 return parts.length === 1 ? values["count"]! : values as unknown as MetricValue
               }
@@ -245,11 +276,12 @@ export const InsightsRepositoryLive = Layer.effect(
           }
           const index = query.groupBy.findIndex((g) => sameColumn(g, column))
           const source = grouped[index]
-          const value = source === undefined ? sql`NULL` : sql.literal(`g.${source.alias}`)
+          const values = source === undefined ? [sql`NULL`] : source.parts.map((part) => sql.literal(`g.${part.alias}`))
           return {
-            outputs: [sql`${value} AS ${sql.literal(`s${i}`)}`],
-            sortKeys: [value],
-            read: (row: Record<string, unknown>) => source === undefined ? null : source.read(row[`s${i}`] ?? null)
+            outputs: values.map((value, j) => sql`${value} AS ${sql.literal(`s${i}_${j}`)}`),
+            sortKeys: values,
+            read: (row: Record<string, unknown>): DimensionValue | MetricValue =>
+              source === undefined ? null : source.read(values.map((_, j) => row[`s${i}_${j}`] ?? null))
           }
         })
         const by = columns[query.order.by]
@@ -261,7 +293,7 @@ export const InsightsRepositoryLive = Layer.effect(
 
         const inner = sql`SELECT ${
           list([
-            ...grouped.map((d) => sql`${d.expression} AS ${sql.literal(d.alias)}`),
+            ...grouped.flatMap((d) => d.parts.map((part) => sql`${part.expression} AS ${sql.literal(part.alias)}`)),
             sql.literal("e.visitor_id, e.session_id, e.page_feedback_rating, e.ask_response_rating")
           ])
         }
@@ -277,7 +309,7 @@ export const InsightsRepositoryLive = Layer.effect(
         // Without groupBy there is one group, even an empty one: an aggregate with no GROUP BY.
         const groupBy = grouped.length === 0
           ? sql``
-          : sql`GROUP BY ${sql.literal(grouped.map((d) => `g.${d.alias}`).join(", "))}`
+          : sql`GROUP BY ${sql.literal(grouped.flatMap((d) => d.parts.map((part) => `g.${part.alias}`)).join(", "))}`
         const having = groupFilters.length === 0 ? sql`` : sql`HAVING ${sql.and(groupFilters)}`
         const rows = yield* sql<Record<string, unknown>>`SELECT ${list(columns.flatMap((c) => c.outputs))}
           FROM (${inner}) g ${groupBy} ${having}

@@ -4,10 +4,12 @@ import type { SiteId } from "../shared/Ids.js"
 import type { StoredEvent } from "./Event.js"
 import type { SegmentCount } from "./Ports.js"
 import type {
+  DimensionValue,
   FieldColumnName,
   Interval,
   MetricColumnName,
   MetricValue,
+  PageValue,
   QueryColumn,
   QueryFilter,
   QueryOperator,
@@ -370,8 +372,15 @@ export const bucketStart = (timestamp: Date, interval: Interval): string => {
 /** 1 (Monday) to 7 (Sunday), in UTC. */
 const dayOfWeek = (timestamp: Date): number => ((timestamp.getUTCDay() + 6) % 7) + 1
 
-/** What a dimension column says of an event. */
-export const dimensionValue = (event: StoredEvent, column: QueryColumn): QueryValue => {
+/**
+ * The page an event was on, as the `page` column answers it: GitBook names a page by its space, so
+ * an event that names no space answers null (its page id, if any, cannot be told apart from another
+ * space's), and one that names a space but no page answers `{page: null, space}`.
+ */
+export const pageValue = (event: StoredEvent): PageValue | null => event.space === null ? null : { page: event.page, space: event.space }
+
+/** What a column says of an event as stored: for `page`, the page id alone. */
+const storedValue = (event: StoredEvent, column: QueryColumn): QueryValue => {
   switch (column.kind) {
     case "datetime":
       return bucketStart(event.timestamp, column.interval)
@@ -389,9 +398,16 @@ export const dimensionValue = (event: StoredEvent, column: QueryColumn): QueryVa
   }
 }
 
-/** What a filter compares: the timestamp in milliseconds for datetime, else the dimension's value. */
+/** What a dimension column answers for an event, and groups by: the page of its space for `page`. */
+export const dimensionValue = (event: StoredEvent, column: QueryColumn): DimensionValue =>
+  column.kind === "field" && column.column === "page" ? pageValue(event) : storedValue(event, column)
+
+/**
+ * What a filter compares: the timestamp in milliseconds for datetime, else the stored value, so
+ * that a `page` filter matches the page id alone, whatever the space.
+ */
 const filteredValue = (event: StoredEvent, column: QueryColumn): QueryValue =>
-  column.kind === "datetime" ? event.timestamp.getTime() : dimensionValue(event, column)
+  column.kind === "datetime" ? event.timestamp.getTime() : storedValue(event, column)
 
 const compareOperator = (operator: QueryOperator, actual: number, bound: number): boolean => {
   switch (operator) {
@@ -465,9 +481,13 @@ const sortKey = (value: MetricValue): ReadonlyArray<number> =>
     ? [value.ok + value.good + value.bad, value.ok, value.good, value.bad]
     : [value.positive + value.negative, value.positive, value.negative]
 
-/** Ascending order of one column's values; null sorts first. */
-export const compareValues = (a: QueryValue | MetricValue, b: QueryValue | MetricValue): number => {
+const isPageValue = (value: DimensionValue | MetricValue): value is PageValue =>
+  typeof value === "object" && value !== null && "space" in value
+
+/** Ascending order of one column's values; null sorts first, and pages by page id (none first), then space. */
+export const compareValues = (a: DimensionValue | MetricValue, b: DimensionValue | MetricValue): number => {
   if (a === null || b === null) return a === null ? (b === null ? 0 : -1) : 1
+  if (isPageValue(a) && isPageValue(b)) return compareValues(a.page, b.page) || compareStrings(a.space, b.space)
   if (typeof a === "string" && typeof b === "string") return compareStrings(a, b)
   if (typeof a === "boolean" && typeof b === "boolean") return a === b ? 0 : a ? 1 : -1
   if (typeof a === "object" || typeof b === "object" || (typeof a === "number" && typeof b === "number")) {
@@ -485,11 +505,13 @@ export const compareValues = (a: QueryValue | MetricValue, b: QueryValue | Metri
 /**
  * The reference answer to a query (what the memory adapter returns and PostgreSQL must match):
  * 1. events of the site with from ≤ timestamp < to that pass every dimension filter;
- * 2. grouped by the groupBy columns (no groupBy: one group, even when it is empty);
+ * 2. grouped by the values the groupBy columns answer (no groupBy: one group, even when it is
+ *    empty): `page` by the page of its space, every event of no space in one group;
  * 3. metric filters (HAVING) drop groups;
  * 4. rows sorted by the order column in its direction (asc: nulls first; desc: the reverse, nulls
  *    last), ties broken by every selected column in select order, ascending with nulls first;
- *    strings by code point, false before true, rating breakdowns by total then counts;
+ *    strings by code point, false before true, pages by page id (none first) then space, rating
+ *    breakdowns by total then counts;
  * 5. the first `limit` rows, each the selected values in select order.
  */
 export const evaluateQuery = (events: ReadonlyArray<StoredEvent>, query: ResolvedQuery): QueryResult => {
@@ -503,7 +525,7 @@ export const evaluateQuery = (events: ReadonlyArray<StoredEvent>, query: Resolve
     if (t < from || t >= to) return false
     return eventFilters.every((f) => matches(f, filteredValue(e, f.column)))
   })
-  const groups = new Map<string, { key: ReadonlyArray<QueryValue>; events: Array<StoredEvent> }>()
+  const groups = new Map<string, { key: ReadonlyArray<DimensionValue>; events: Array<StoredEvent> }>()
   if (query.groupBy.length === 0) groups.set("", { key: [], events: [] })
   for (const event of kept) {
     const key = query.groupBy.map((c) => dimensionValue(event, c))
@@ -512,7 +534,7 @@ export const evaluateQuery = (events: ReadonlyArray<StoredEvent>, query: Resolve
     if (group === undefined) groups.set(id, { key, events: [event] })
     else group.events.push(event)
   }
-  const rows: Array<ReadonlyArray<QueryValue | MetricValue>> = []
+  const rows: Array<ReadonlyArray<DimensionValue | MetricValue>> = []
   for (const group of groups.values()) {
     const having = groupFilters.every((f) =>
       f.column.kind === "metric" && matches(f, computeMetric(group.events, f.column.metric) as number)

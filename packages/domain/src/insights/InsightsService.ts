@@ -11,7 +11,7 @@ import { Sites } from "../sites/SiteService.js"
 import { AggregateInput, resolveQuery } from "./Aggregate.js"
 import type { StoredEvent } from "./Event.js"
 import { InsightsRepository, UserAgents, VisitorTokens } from "./Ports.js"
-import type { MetricValue, QueryColumn, QueryValue } from "./Query.js"
+import type { DimensionValue, MetricValue, QueryColumn } from "./Query.js"
 import { TrackEventsInput, toStoredEvent } from "./Track.js"
 
 /** Events are kept this long (conventions-2.md §2). */
@@ -22,7 +22,7 @@ const SEGMENT_WINDOW = Duration.days(30)
 /** One column of an aggregate's answer: which, and its value in each row. */
 export interface AggregateColumnValues {
   readonly column: QueryColumn
-  readonly values: ReadonlyArray<QueryValue | MetricValue>
+  readonly values: ReadonlyArray<DimensionValue | MetricValue>
 }
 
 /** A combination of the schema's deterministic claims and what its visitors did in the last 30 days. */

@@ -71,8 +71,20 @@ export type QueryColumn =
 
 export type QueryOperator = "in" | "notIn" | "greaterThan" | "greaterThanOrEqual" | "lessThan" | "lessThanOrEqual"
 
-/** A value a dimension takes, or a filter names: null stands for a missing value. */
+/** A value an event has for a column as stored (the page id alone for `page`), or a filter names: null stands for a missing value. */
 export type QueryValue = string | number | boolean | null
+
+/**
+ * What the `page` column answers [SiteInsightsQueryEventsValues]: a page of a space, its `page`
+ * null when the event names the space but no page. An event that names no space answers null.
+ */
+export interface PageValue {
+  readonly page: string | null
+  readonly space: string
+}
+
+/** The value a dimension answers: a PageValue or null for `page`, a QueryValue for every other. */
+export type DimensionValue = QueryValue | PageValue
 
 export interface QueryFilter {
   readonly column: QueryColumn
@@ -106,4 +118,4 @@ export type MetricValue =
   | { readonly positive: number; readonly negative: number }
 
 /** The answer's rows, ordered and limited: each one value per selected column, in `select` order. */
-export type QueryResult = ReadonlyArray<ReadonlyArray<QueryValue | MetricValue>>
+export type QueryResult = ReadonlyArray<ReadonlyArray<DimensionValue | MetricValue>>
