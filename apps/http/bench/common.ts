@@ -53,7 +53,7 @@ export const dirSize = (dir: string): number =>
 
 /** Runs `use` with a fresh schema on the PostgreSQL server at `url`, dropped afterwards; `size` measures its tables. */
 export const withBenchSchema = <A, E, R>(url: string, use: (schema: string, size: () => Promise<number>) => Effect.Effect<A, E, R>) => {
-  const schema = `bench_${Date.now()}`
+  const schema = `bench_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`
   const onServer = <B>(f: (sql: SqlClient.SqlClient) => Effect.Effect<B, unknown>) =>
     Effect.flatMap(SqlClient.SqlClient, f).pipe(Effect.provide(PgServerClient(url)), Effect.orDie)
   const size = () =>

@@ -1,6 +1,6 @@
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Effect, Layer, Logger, Option, Redacted } from "effect"
+import { Config, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { AppConfig, storageChoice } from "./Config.js"
 import { keepWasmBaseline, tuneHeap } from "./Heap.js"
 import * as NodeServer from "./NodeServer.js"
@@ -54,4 +54,14 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
 
 // SIGTERM and SIGINT interrupt the main fiber: the server stops listening, closes its idle connections, finishes the
 // requests in flight (within OCTAVO_SHUTDOWN_GRACE_MS), then the storage closes and the process exits.
-Layer.launch(Main).pipe(Effect.provide(Logger.json), NodeRuntime.runMain({ disablePrettyLogger: true }))
+// OCTAVO_LOG_LEVEL: `info` writes a line per request; `warning` keeps failures only; `none` writes nothing.
+const logLevels = { debug: LogLevel.Debug, info: LogLevel.Info, warning: LogLevel.Warning, error: LogLevel.Error, none: LogLevel.None }
+const logLevel = Config.literal("debug", "info", "warning", "error", "none")("OCTAVO_LOG_LEVEL").pipe(
+  Config.withDefault("info"),
+  Config.map((name) => logLevels[name])
+)
+
+Effect.flatMap(logLevel, (level) => Layer.launch(Main).pipe(Logger.withMinimumLogLevel(level))).pipe(
+  Effect.provide(Logger.json),
+  NodeRuntime.runMain({ disablePrettyLogger: true })
+)

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { Actor } from "./Actor.js"
 import { Forbidden, NotFound, Unauthenticated } from "../shared/Errors.js"
 import { type TokenId, TokenId as TokenIdSchema, type UserId, UserId as UserIdSchema } from "../shared/Ids.js"
@@ -16,6 +16,14 @@ export interface IssuedToken {
 }
 
 const INSTANCE_ADMIN_EMAIL = "admin@octavo.local"
+
+/**
+ * How long a server trusts a token it checked before asking the storage again. A token revoked through this server
+ * stops working at once; through another server sharing the storage, within this time.
+ */
+export const TOKEN_CHECK_MS = 1_000
+/** Tokens checked recently, at most this many: the oldest check is forgotten first. */
+const CHECKED_TOKENS = 10_000
 
 /** Users and API tokens: authentication, the instance administrator, and who may see whom. */
 export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identity", {
@@ -45,19 +53,31 @@ export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identit
         return { user: user.value, token: token.value }
       })
 
+    /** Tokens found valid, by hash, until a time: a client's requests in quick succession cost one lookup. */
+    const checked = new Map<string, { readonly user: User; readonly token: ApiToken; readonly until: number }>()
+
+    /** The valid token with `secret` and its user, from a recent check or from the storage. */
+    const tokenWithUser = (secret: string) =>
+      Effect.gen(function*() {
+        const hash = yield* secrets.hashToken(secret)
+        const at = yield* Clock.currentTimeMillis
+        const recent = checked.get(hash)
+        if (recent !== undefined && recent.until > at) return recent
+        const found = yield* userOf(yield* tokens.findByHash(hash))
+        checked.delete(hash)
+        if (checked.size >= CHECKED_TOKENS) checked.delete(checked.keys().next().value as string)
+        checked.set(hash, { ...found, until: at + TOKEN_CHECK_MS })
+        return found
+      })
+
     /** The user behind a bearer token; unknown and revoked tokens are refused alike. */
-    const authenticate = (secret: string) =>
-      Effect.map(Effect.flatMap(Effect.flatMap(secrets.hashToken(secret), tokens.findByHash), userOf), ({ user }) => user)
+    const authenticate = (secret: string) => Effect.map(tokenWithUser(secret), ({ user }) => user)
 
     /**
      * Signing in a browser with a token: its user and the token's id, which a session keeps in place
      * of the token itself, so that revoking the token ends the session.
      */
-    const signIn = (secret: string) =>
-      Effect.map(Effect.flatMap(Effect.flatMap(secrets.hashToken(secret), tokens.findByHash), userOf), ({ token, user }) => ({
-        user,
-        tokenId: token.id
-      }))
+    const signIn = (secret: string) => Effect.map(tokenWithUser(secret), ({ token, user }) => ({ user, tokenId: token.id }))
 
     /** The user of a session opened with the token `tokenId`, while that token holds. */
     const resumeSession = (tokenId: TokenId) => Effect.map(Effect.flatMap(tokens.findById(tokenId), userOf), ({ user }) => user)
@@ -150,6 +170,7 @@ export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identit
           return yield* new NotFound({ entity: "token", id: tokenId })
         }
         if (token.value.revokedAt === undefined) yield* tokens.revoke(tokenId, yield* now)
+        for (const [hash, recent] of checked) if (recent.token.id === tokenId) checked.delete(hash)
       })
 
     /** A user is visible to itself, to the instance administrator and to members of a common organization. */

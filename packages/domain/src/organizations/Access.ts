@@ -21,11 +21,12 @@ export const makeAccess = Effect.gen(function*() {
   return (organizationId: OrganizationId) =>
     Effect.gen(function*() {
       const actor = yield* Actor
-      const notFound = new NotFound({ entity: "organization", id: organizationId })
+      // Built only on the way out: an error captures a stack trace, which a member should not pay for.
+      const notFound = () => new NotFound({ entity: "organization", id: organizationId })
       const member = yield* members.find(organizationId, actor.id)
-      if (Option.isNone(member)) return yield* notFound
+      if (Option.isNone(member)) return yield* notFound()
       const organization = yield* organizations.findById(organizationId)
-      if (Option.isNone(organization)) return yield* notFound
+      if (Option.isNone(organization)) return yield* notFound()
       return { organization: organization.value, member: member.value } satisfies Membership
     })
 })

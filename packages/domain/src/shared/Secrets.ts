@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { Context, Effect, Layer } from "effect"
 
 /** Randomness and hashing: ids, token secrets and token hashes. */
@@ -50,12 +52,11 @@ export const sameSecret = (a: string, b: string): boolean => {
   return difference === 0
 }
 
-const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("")
-
 export const SecretsLive = Layer.succeed(Secrets, {
   newId: Effect.sync(() => randomString(20)),
   newToken: Effect.sync(() => `oct_${randomString(43)}`),
-  hashToken: (token) => Effect.promise(() => webCrypto.subtle.digest("SHA-256", new TextEncoder().encode(token))).pipe(Effect.map(hex)),
+  // Every authenticated request hashes its token: synchronously, without Web Crypto's promise and its turn of the loop.
+  hashToken: (token) => Effect.sync(() => bytesToHex(sha256(utf8ToBytes(token)))),
   newKey: (length) => Effect.sync(() => uniformString(length)),
   newSecret: (bytes) => Effect.sync(() => base64Url(webCrypto.getRandomValues(new Uint8Array(bytes))))
 })

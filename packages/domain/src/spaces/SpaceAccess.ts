@@ -87,26 +87,28 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
 
     const collection = (collectionId: CollectionId) =>
       Effect.gen(function*() {
-        const notFound = new NotFound({ entity: "collection", id: collectionId })
+        // Built only when needed: an error captures a stack trace, which a found collection should not pay for.
+        const notFound = () => new NotFound({ entity: "collection", id: collectionId })
         const found = yield* collections.findById(collectionId)
-        if (Option.isNone(found)) return yield* notFound
-        const access = yield* Effect.catchTag(accessOrganization(found.value.organizationId), "NotFound", () => Effect.fail(notFound))
+        if (Option.isNone(found)) return yield* notFound()
+        const access = yield* Effect.catchTag(accessOrganization(found.value.organizationId), "NotFound", () => Effect.fail(notFound()))
         const tree = yield* treeOf(found.value.organizationId)
         const level = levelOn(access.member, tree, found.value.defaultLevel, found.value.parentId)
-        if (level === null) return yield* notFound
+        if (level === null) return yield* notFound()
         return { access, tree, collection: found.value, level } satisfies CollectionGrant
       })
 
     /** A space the actor can read; soft-deleted spaces are found only when `deleted` is allowed. */
     const space = (spaceId: SpaceId, options: { readonly deleted: boolean } = { deleted: false }) =>
       Effect.gen(function*() {
-        const notFound = new NotFound({ entity: "space", id: spaceId })
+        // Built only when needed: an error captures a stack trace, which a found space should not pay for.
+        const notFound = () => new NotFound({ entity: "space", id: spaceId })
         const found = yield* spaces.findById(spaceId)
-        if (Option.isNone(found) || (found.value.deletedAt !== undefined && !options.deleted)) return yield* notFound
-        const access = yield* Effect.catchTag(accessOrganization(found.value.organizationId), "NotFound", () => Effect.fail(notFound))
+        if (Option.isNone(found) || (found.value.deletedAt !== undefined && !options.deleted)) return yield* notFound()
+        const access = yield* Effect.catchTag(accessOrganization(found.value.organizationId), "NotFound", () => Effect.fail(notFound()))
         const tree = yield* treeOf(found.value.organizationId)
         const level = levelOn(access.member, tree, found.value.defaultLevel, found.value.parentId)
-        if (level === null) return yield* notFound
+        if (level === null) return yield* notFound()
         return { access, tree, space: found.value, level } as SpaceGrant as Authorized<"read">
       })
 

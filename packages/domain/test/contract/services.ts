@@ -1,5 +1,5 @@
 import { expect, layer } from "@effect/vitest"
-import { Effect, Either, Layer, Option } from "effect"
+import { Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Acquaintances,
   Actor,
@@ -9,9 +9,11 @@ import {
   MemberRepository,
   Members,
   Organizations,
+  SecretsLive,
   type StoragePorts,
   TeamRepository,
   Teams,
+  TOKEN_CHECK_MS,
   type User
 } from "../../src/index.js"
 import { makeUser, uniqueId } from "./fixtures.js"
@@ -124,5 +126,25 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect(failureTag(yield* Effect.either(identity.authenticate(issued.secret)))).toBe("Unauthenticated")
         const acquaintances = yield* Acquaintances
         expect(yield* acquaintances.shareAnOrganization(admin.id, user.id)).toBe(false)
+      }))
+
+    it.effect("a token revoked through another server stops working there within the check time", () =>
+      Effect.gen(function*() {
+        const identity = yield* Identity
+        // A second server over the same storage: an Identity of its own, with its own recent checks.
+        const other = yield* Effect.provide(Identity, Identity.Default.pipe(Layer.provide(SecretsLive)))
+        const admin = yield* identity.bootstrapInstanceAdmin(uniqueId("admin-secret"))
+        const user = yield* as(admin)(identity.createUser({ displayName: "Rex", email: `${uniqueId("rex")}@example.com` }))
+        const issued = yield* as(admin)(identity.createToken(user.id, { label: "two servers" }))
+        expect((yield* other.authenticate(issued.secret)).id).toBe(user.id)
+        expect((yield* identity.authenticate(issued.secret)).id).toBe(user.id)
+        yield* as(user)(identity.revokeToken(user.id, issued.token.id))
+        // Refused at once by the server that revoked it, though it had checked the token a moment before.
+        expect(failureTag(yield* Effect.either(identity.authenticate(issued.secret)))).toBe("Unauthenticated")
+        // The other server trusts its recent check until the check time has passed, then asks the storage again.
+        yield* TestClock.adjust(TOKEN_CHECK_MS - 1)
+        expect((yield* other.authenticate(issued.secret)).id).toBe(user.id)
+        yield* TestClock.adjust(1)
+        expect(failureTag(yield* Effect.either(other.authenticate(issued.secret)))).toBe("Unauthenticated")
       }))
   })
