@@ -31,8 +31,9 @@ export const CONTEXTS = [
 // check. Any other folder not in CONTEXTS is reported.
 const SHARED_PEERS = { "domain-context": [], "adapter-context": [], "app-context": ["health"] }
 
-// The only libraries the domain's sources may import: the domain knows no HTTP, no SQL and no Node.
-const DOMAIN_LIBRARIES = ["effect", "@octavo/markdown"]
+// The only libraries the domain's sources may import: the domain knows no HTTP, no SQL and no Node (@noble/hashes hashes
+// synchronously in plain JavaScript, where Web Crypto answers a promise).
+const DOMAIN_LIBRARIES = ["effect", "@octavo/markdown", "@noble/hashes"]
 // What the domain's tests may use besides (and Node's own modules).
 const TEST_LIBRARIES = ["@effect/vitest", "vitest", "fast-check"]
 
