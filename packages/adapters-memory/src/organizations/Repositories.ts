@@ -54,57 +54,68 @@ export const MemoryOrganizationRepository = layerOver(
   })
 )
 
-export const MemoryMemberRepository = layerOver(MemberRepository, OrganizationsState, ({ members, teamMemberships }, store) => {
-  const withUser = (state: Snapshot, member: Member): Option.Option<MemberWithUser> =>
-    Option.map(HashMap.get(state.get(IdentityState).users, member.userId), (user) => ({
-      member,
-      user,
-      teams: HashMap.size(HashMap.filter(teamMemberships.in(state), membershipOf(member.organizationId, member.userId)))
-    }))
-  return {
-    insert: (member) => {
-      const key = pairKey(member.organizationId, member.userId)
-      return members.insert(key, member, (held) => HashMap.has(held, key) ? conflicts.alreadyMember() : undefined)
-    },
-    update: (member) => members.replace(pairKey(member.organizationId, member.userId), member),
-    delete: (organizationId, userId) =>
-      change(store, OrganizationsState, (s) => ({
-        ...s,
-        members: HashMap.remove(s.members, pairKey(organizationId, userId)),
-        teamMemberships: HashMap.filter(s.teamMemberships, (m) => !membershipOf(organizationId, userId)(m))
-      })),
-    find: (organizationId, userId) => members.get(pairKey(organizationId, userId)),
-    list: (organizationId, filter, page) =>
-      store.read((state) => {
-        const search = filter.search
-        const rows = members.valuesIn(state).flatMap((member) => {
-          if (member.organizationId !== organizationId) return []
-          if (filter.role !== undefined && member.role !== filter.role) return []
-          if (filter.sort === "lastSeenAt" && member.lastSeenAt === undefined) return []
-          return Option.toArray(withUser(state, member)).filter(({ user }) =>
-            search === undefined || containsFolded(user.displayName, search) || containsFolded(user.email, search)
+export const MemoryMemberRepository = layerOver(
+  MemberRepository,
+  OrganizationsState,
+  ({ members, organizations, teamMemberships }, store) => {
+    const withUser = (state: Snapshot, member: Member): Option.Option<MemberWithUser> =>
+      Option.map(HashMap.get(state.get(IdentityState).users, member.userId), (user) => ({
+        member,
+        user,
+        teams: HashMap.size(HashMap.filter(teamMemberships.in(state), membershipOf(member.organizationId, member.userId)))
+      }))
+    return {
+      insert: (member) => {
+        const key = pairKey(member.organizationId, member.userId)
+        return members.insert(key, member, (held) => HashMap.has(held, key) ? conflicts.alreadyMember() : undefined)
+      },
+      update: (member) => members.replace(pairKey(member.organizationId, member.userId), member),
+      delete: (organizationId, userId) =>
+        change(store, OrganizationsState, (s) => ({
+          ...s,
+          members: HashMap.remove(s.members, pairKey(organizationId, userId)),
+          teamMemberships: HashMap.filter(s.teamMemberships, (m) => !membershipOf(organizationId, userId)(m))
+        })),
+      find: (organizationId, userId) => members.get(pairKey(organizationId, userId)),
+      findWithOrganization: (organizationId, userId) =>
+        store.read((state) =>
+          Option.flatMap(
+            HashMap.get(members.in(state), pairKey(organizationId, userId)),
+            (member) => Option.map(HashMap.get(organizations.in(state), organizationId), (organization) => ({ member, organization }))
           )
-        })
-        return pageInMemory(
-          rows,
-          ({ member, user }) =>
-            filter.sort === "name"
-              ? [user.displayName, member.userId]
-              : [(filter.sort === "lastSeenAt" ? member.lastSeenAt ?? member.joinedAt : member.joinedAt).getTime(), member.userId],
-          filter.order,
-          page
-        )
-      }),
-    findMany: (organizationId, userIds) =>
-      store.read((state) =>
-        userIds.flatMap((userId) =>
-          Option.toArray(Option.flatMap(HashMap.get(members.in(state), pairKey(organizationId, userId)), (m) => withUser(state, m)))
-        )
-      ),
-    membershipsOf: (userId, organizationIds) => members.getMany(organizationIds.map((id) => pairKey(id, userId))),
-    countWithRole: (organizationId, role) => members.count((m) => m.organizationId === organizationId && m.role === role)
+        ),
+      list: (organizationId, filter, page) =>
+        store.read((state) => {
+          const search = filter.search
+          const rows = members.valuesIn(state).flatMap((member) => {
+            if (member.organizationId !== organizationId) return []
+            if (filter.role !== undefined && member.role !== filter.role) return []
+            if (filter.sort === "lastSeenAt" && member.lastSeenAt === undefined) return []
+            return Option.toArray(withUser(state, member)).filter(({ user }) =>
+              search === undefined || containsFolded(user.displayName, search) || containsFolded(user.email, search)
+            )
+          })
+          return pageInMemory(
+            rows,
+            ({ member, user }) =>
+              filter.sort === "name"
+                ? [user.displayName, member.userId]
+                : [(filter.sort === "lastSeenAt" ? member.lastSeenAt ?? member.joinedAt : member.joinedAt).getTime(), member.userId],
+            filter.order,
+            page
+          )
+        }),
+      findMany: (organizationId, userIds) =>
+        store.read((state) =>
+          userIds.flatMap((userId) =>
+            Option.toArray(Option.flatMap(HashMap.get(members.in(state), pairKey(organizationId, userId)), (m) => withUser(state, m)))
+          )
+        ),
+      membershipsOf: (userId, organizationIds) => members.getMany(organizationIds.map((id) => pairKey(id, userId))),
+      countWithRole: (organizationId, role) => members.count((m) => m.organizationId === organizationId && m.role === role)
+    }
   }
-})
+)
 
 export const MemoryAcquaintances = layerOver(Acquaintances, OrganizationsState, ({ members }, store) => ({
   shareAnOrganization: (a, b) =>

@@ -3,6 +3,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { Acquaintances, conflicts, Member, MemberRepository, OrganizationId, UserId } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { UserRow } from "../identity/UserRepository.js"
+import { OrganizationRow } from "./OrganizationRepository.js"
 import { execute, findAll, findOne, rowOf, single, write } from "../shared/Rows.js"
 import { conflictOnUnique, containsIgnoringCase, selectPage } from "../shared/Sql.js"
 
@@ -10,6 +11,9 @@ const MemberRow = rowOf(Member)
 
 /** A member with its user and its number of teams (`withUser`), as lists show them. */
 const MemberWithUserRow = Schema.Struct({ member: MemberRow, user: UserRow, teams: Schema.Number })
+
+/** A member record with its organization, both rows as JSON documents. */
+const MembershipRow = Schema.Struct({ member: MemberRow, organization: OrganizationRow })
 
 export const MemberRepositoryLive = Layer.effect(
   MemberRepository,
@@ -31,6 +35,13 @@ export const MemberRepositoryLive = Layer.effect(
       Schema.Tuple(OrganizationId, UserId),
       MemberRow,
       ([organizationId, userId]) => sql`SELECT * FROM members WHERE organization_id = ${organizationId} AND user_id = ${userId}`
+    )
+    const findWithOrganization = findOne(
+      Schema.Tuple(OrganizationId, UserId),
+      MembershipRow,
+      ([organizationId, userId]) =>
+        sql`SELECT to_json(m) AS member, to_json(o) AS organization FROM members m JOIN organizations o ON o.id = m.organization_id
+          WHERE m.organization_id = ${organizationId} AND m.user_id = ${userId}`
     )
     const findMany = findAll(
       Schema.Tuple(OrganizationId, Schema.Array(UserId)),
@@ -54,6 +65,7 @@ export const MemberRepositoryLive = Layer.effect(
           sql`DELETE FROM members WHERE organization_id = ${organizationId} AND user_id = ${userId}`
         )).pipe(Effect.asVoid, Effect.orDie),
       find: (organizationId, userId) => find([organizationId, userId]),
+      findWithOrganization: (organizationId, userId) => findWithOrganization([organizationId, userId]),
       list: (organizationId, filter, page) => {
         // Names compare byte by byte (COLLATE "C"): JavaScript's order, as in memory, short of characters beyond U+FFFF.
         const sortColumn = filter.sort === "name"

@@ -10,7 +10,7 @@ import { Effect, Layer, Schema } from "effect"
 import { findAll, findOne, Jsonb, rowOf, write } from "../shared/Rows.js"
 import { byCreation, conflictOnUnique, selectPage } from "../shared/Sql.js"
 
-const OrganizationRow = rowOf(Organization, { defaultContent: Jsonb(DefaultContent) })
+export const OrganizationRow = rowOf(Organization, { defaultContent: Jsonb(DefaultContent) })
 
 export const OrganizationRepositoryLive = Layer.effect(
   OrganizationRepository,

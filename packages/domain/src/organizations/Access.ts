@@ -3,7 +3,7 @@ import { Actor } from "../identity/Actor.js"
 import { NotFound } from "../shared/Errors.js"
 import type { OrganizationId } from "../shared/Ids.js"
 import type { Member, Organization } from "./Organization.js"
-import { MemberRepository, OrganizationRepository } from "./Ports.js"
+import { MemberRepository } from "./Ports.js"
 
 export interface Membership {
   readonly organization: Organization
@@ -16,17 +16,14 @@ export interface Membership {
  * so that no one learns of another organization's objects.
  */
 export const makeAccess = Effect.gen(function*() {
-  const organizations = yield* OrganizationRepository
   const members = yield* MemberRepository
   return (organizationId: OrganizationId) =>
     Effect.gen(function*() {
       const actor = yield* Actor
       // Built only on the way out: an error captures a stack trace, which a member should not pay for.
       const notFound = () => new NotFound({ entity: "organization", id: organizationId })
-      const member = yield* members.find(organizationId, actor.id)
-      if (Option.isNone(member)) return yield* notFound()
-      const organization = yield* organizations.findById(organizationId)
-      if (Option.isNone(organization)) return yield* notFound()
-      return { organization: organization.value, member: member.value } satisfies Membership
+      const found = yield* members.findWithOrganization(organizationId, actor.id)
+      if (Option.isNone(found)) return yield* notFound()
+      return found.value satisfies Membership
     })
 })

@@ -45,6 +45,11 @@ export class MemberRepository extends Context.Tag("@octavo/domain/MemberReposito
   /** Removes the member and its team memberships in the organization. */
   readonly delete: (organizationId: OrganizationId, userId: UserId) => Effect.Effect<void>
   readonly find: (organizationId: OrganizationId, userId: UserId) => Effect.Effect<Option.Option<Member>>
+  /** The member record with its organization, in one read: what every access check starts from. */
+  readonly findWithOrganization: (
+    organizationId: OrganizationId,
+    userId: UserId
+  ) => Effect.Effect<Option.Option<{ readonly member: Member; readonly organization: Organization }>>
   /** Keyset over (joinedAt or lastSeenAt in epoch ms, userId). */
   readonly list: (
     organizationId: OrganizationId,

@@ -132,6 +132,8 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           expect(isConflict(yield* Effect.either(makeMember(organization, alice, "read")))).toBe(true)
           expect(yield* members.countWithRole(organization.id, "admin")).toBe(1)
           const found = Option.getOrThrow(yield* members.find(organization.id, bob.id))
+          expect(yield* members.findWithOrganization(organization.id, bob.id)).toEqual(Option.some({ member: found, organization }))
+          expect(yield* members.findWithOrganization(organization.id, (yield* makeUser()).id)).toEqual(Option.none())
           expect(found.role).toBeNull()
           expect(found.lastSeenAt).toBeUndefined()
           yield* members.update({ ...found, role: "admin", lastSeenAt: at(9), sso: true })

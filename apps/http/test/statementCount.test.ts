@@ -1,0 +1,71 @@
+import * as Statement from "@effect/sql/Statement"
+import { PgliteClient, PgStorage } from "@octavo/adapters-pg"
+import { expect, layer } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { call, testServer } from "./harness.js"
+import { newUser } from "./scenario.js"
+
+// The SQL statements one request sends through the SQL client (issue 19), counted by a statement transformer on the
+// embedded storage, which runs the same SQL as the PostgreSQL server. The README's table of statements per request
+// comes from here: a change that adds a round trip to these requests fails this test until the table says so.
+
+let statements = 0
+const counting = Statement.setTransformer((statement) => Effect.sync(() => (statements++, statement)))
+
+/** How many statements `request` sent. */
+const counted = <A, E, R>(request: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const before = statements
+    const answer = yield* request
+    return { answer, statements: statements - before }
+  })
+
+const storage = PgStorage.pipe(Layer.provide(PgliteClient()))
+
+layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: true, timeout: 60_000 })(
+  "SQL statements per request",
+  (it) => {
+    it.effect("a space, a collection's spaces, an organization: the statements each read sends", () =>
+      Effect.gen(function*() {
+        const alice = yield* newUser("Alice Counter")
+        const token = alice.token
+        const org = (yield* call("POST", "/v1/orgs", { token, body: { title: "Counted" } })).body.id as string
+        const collection = (yield* call("POST", `/v1/orgs/${org}/collections`, { token, body: { title: "Handbooks" } })).body.id as string
+        const nested = (yield* call("POST", `/v1/orgs/${org}/collections`, { token, body: { title: "Deeper", parent: collection } })).body
+          .id as string
+        let space = ""
+        for (let i = 0; i < 3; i++) {
+          space = (yield* call("POST", `/v1/orgs/${org}/spaces`, { token, body: { title: `Handbook ${i}`, parent: nested } })).body
+            .id as string
+        }
+        const read = (path: string) =>
+          counted(Effect.tap(call("GET", path, { token }), (answer) => expect([path, answer.status]).toEqual([path, 200])))
+
+        // The token was checked within the last second: no lookup for it.
+        const counts: Array<[string, number]> = []
+        for (
+          const path of [
+            `/v1/spaces/${space}`,
+            `/v1/collections/${nested}/spaces?limit=100`,
+            `/v1/orgs/${org}`,
+            `/v1/collections/${collection}`,
+            `/v1/orgs/${org}/spaces?limit=100`,
+            `/v1/spaces/${space}/content`
+          ]
+        ) counts.push([path.replace(/\/[A-Za-z0-9]{20}/g, "/{id}"), (yield* read(path)).statements])
+        expect(counts).toEqual([
+          ["/v1/spaces/{id}", 7],
+          ["/v1/collections/{id}/spaces?limit=100", 9],
+          ["/v1/orgs/{id}", 3],
+          ["/v1/collections/{id}", 3],
+          ["/v1/orgs/{id}/spaces?limit=100", 8],
+          ["/v1/spaces/{id}/content", 7]
+        ])
+
+        // A token not checked in the last second costs one lookup of the token and one of its user.
+        const bob = yield* newUser("Bob Counter")
+        const outsider = yield* counted(call("GET", `/v1/spaces/${space}`, { token: bob.token }))
+        expect([outsider.answer.status, outsider.statements]).toEqual([404, 4])
+      }))
+  }
+)
