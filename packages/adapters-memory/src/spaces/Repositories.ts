@@ -1,7 +1,9 @@
 import {
+  type Collection,
   CollectionRepository,
   conflicts,
   CustomFieldRepository,
+  type ItemForAccess,
   type Keyset,
   pageInMemory,
   type PageRequest,
@@ -10,8 +12,20 @@ import {
   SiblingRepository,
   SpaceRepository
 } from "@octavo/domain"
-import { Effect, HashMap } from "effect"
-import { byCreation, byId, change, inOrganization, layerOver, pairKey, sortedBy, unique } from "../shared/index.js"
+import { Effect, HashMap, Option } from "effect"
+import { OrganizationsState } from "../organizations/index.js"
+import {
+  byCreation,
+  byId,
+  change,
+  inOrganization,
+  layerOver,
+  pairKey,
+  type Snapshot,
+  sortedBy,
+  type Table,
+  unique
+} from "../shared/index.js"
 import { SpacesState } from "./State.js"
 
 interface TreeItem {
@@ -27,15 +41,40 @@ const listTree = <A extends TreeItem>(mine: ReadonlyArray<A>, filter: ParentFilt
     ? pageInMemory(mine, byCreation, filter.order ?? "asc", page)
     : pageInMemory(mine.filter((i) => i.parentId === filter.parentId), (i): Keyset => [i.position, i.id], "asc", page)
 
-export const MemoryCollectionRepository = layerOver(CollectionRepository, SpacesState, ({ collections }) => ({
+/** An item of an organization with the user's membership and, for a member, the organization's collections. */
+const forAccess = <A extends { readonly organizationId: string }>(
+  state: Snapshot,
+  collections: Table<Collection>,
+  item: A,
+  userId: string
+): ItemForAccess<A> => {
+  const { members, organizations } = state.get(OrganizationsState)
+  const membership = Option.flatMap(
+    HashMap.get(members, pairKey(item.organizationId, userId)),
+    (member) => Option.map(HashMap.get(organizations, item.organizationId), (organization) => ({ member, organization }))
+  )
+  return {
+    item,
+    membership,
+    collections: Option.isSome(membership)
+      ? sortedBy(collections.valuesIn(state).filter(inOrganization(item.organizationId)), byCreation)
+      : []
+  }
+}
+
+export const MemoryCollectionRepository = layerOver(CollectionRepository, SpacesState, ({ collections }, store) => ({
   ...byId(collections),
+  findForAccess: (id, userId) =>
+    store.read((state) => Option.map(HashMap.get(collections.in(state), id), (c) => forAccess(state, collections, c, userId))),
   list: (organizationId, filter, page) =>
     Effect.map(collections.filter(inOrganization(organizationId)), (mine) => listTree(mine, filter, page)),
   listAll: (organizationId) => collections.filter(inOrganization(organizationId))
 }))
 
-export const MemorySpaceRepository = layerOver(SpaceRepository, SpacesState, ({ spaces }, store) => ({
+export const MemorySpaceRepository = layerOver(SpaceRepository, SpacesState, ({ collections, spaces }, store) => ({
   ...byId(spaces),
+  findForAccess: (id, userId) =>
+    store.read((state) => Option.map(HashMap.get(spaces.in(state), id), (space) => forAccess(state, collections, space, userId))),
   // The active revision moves only through setRevision.
   update: (space) => spaces.modify(space.id, (held) => ({ ...space, revisionId: held.revisionId })),
   setRevision: (id, revisionId, updatedAt) => spaces.modify(id, (held) => ({ ...held, revisionId, updatedAt })),

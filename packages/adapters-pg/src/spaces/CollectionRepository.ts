@@ -1,11 +1,10 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Collection, CollectionId, CollectionRepository, OrganizationId } from "@octavo/domain"
+import { CollectionId, CollectionRepository, OrganizationId } from "@octavo/domain"
 import { Effect, Layer } from "effect"
-import { execute, findAll, findOne, rowOf } from "../shared/Rows.js"
+import { execute, findAll, findOne } from "../shared/Rows.js"
 import { selectPage } from "../shared/Sql.js"
+import { CollectionRow, itemForAccess } from "./ForAccess.js"
 import { treeListing } from "./TreeListing.js"
-
-const CollectionRow = rowOf(Collection)
 
 export const CollectionRepositoryLive = Layer.effect(
   CollectionRepository,
@@ -20,6 +19,7 @@ export const CollectionRepositoryLive = Layer.effect(
       ),
       delete: execute(CollectionId, (id) => sql`DELETE FROM collections WHERE id = ${id}`),
       findById: findOne(CollectionId, CollectionRow, (id) => sql`SELECT * FROM collections WHERE id = ${id}`),
+      findForAccess: itemForAccess(sql, "collections", CollectionRow),
       list: (organizationId, filter, page) =>
         selectPage(sql, {
           select: sql`c.*`,

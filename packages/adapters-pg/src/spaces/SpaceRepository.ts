@@ -3,6 +3,7 @@ import { CollectionId, RevisionId, Space, SpaceId, SpaceRepository } from "@octa
 import { Effect, Layer, Schema } from "effect"
 import { DateFromMillis, execute, findAll, findOne, rowOf } from "../shared/Rows.js"
 import { selectPage } from "../shared/Sql.js"
+import { itemForAccess } from "./ForAccess.js"
 import { treeListing } from "./TreeListing.js"
 
 const SpaceRow = rowOf(Space)
@@ -28,6 +29,8 @@ export const SpaceRepositoryLive = Layer.effect(
       (ids) => sql`SELECT * FROM spaces WHERE ${sql.in("parent_id", ids)} ORDER BY created_at, id`
     )
 
+    const findForAccess = itemForAccess(sql, "spaces", SpaceRow)
+
     const findMany = findAll(Schema.Array(SpaceId), SpaceRow, (ids) => sql`SELECT * FROM spaces WHERE id = ANY(${ids}::text[])`)
 
     return SpaceRepository.of({
@@ -47,6 +50,7 @@ export const SpaceRepositoryLive = Layer.effect(
           sql`DELETE FROM spaces WHERE id = ${id}`
         ])).pipe(Effect.asVoid, Effect.orDie),
       findById: findOne(SpaceId, SpaceRow, (id) => sql`SELECT * FROM spaces WHERE id = ${id}`),
+      findForAccess,
       findMany: (ids) => (ids.length === 0 ? Effect.succeed([]) : findMany(ids)),
       list: (organizationId, filter, page) => {
         const listing = treeListing(sql, "s", organizationId, filter)

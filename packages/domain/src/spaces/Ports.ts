@@ -1,6 +1,7 @@
 import { Context, Effect, type Option } from "effect"
 import type { Conflict } from "../shared/Errors.js"
-import type { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId } from "../shared/Ids.js"
+import type { Membership } from "../organizations/Access.js"
+import type { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
 import type { Order, Page, PageRequest } from "../shared/Pagination.js"
 import type { Collection, CustomField, CustomFieldValue, Revision, Space } from "./Space.js"
 
@@ -17,11 +18,23 @@ export class CollectionRepository extends Context.Tag("@octavo/domain/Collection
   readonly update: (collection: Collection) => Effect.Effect<void>
   readonly delete: (id: CollectionId) => Effect.Effect<void>
   readonly findById: (id: CollectionId) => Effect.Effect<Option.Option<Collection>>
+  /** A collection with the user's membership of its organization and, for a member, every collection of it (as `listAll`). */
+  readonly findForAccess: (id: CollectionId, userId: UserId) => Effect.Effect<Option.Option<ItemForAccess<Collection>>>
   /** Ascending by the filter's keyset. */
   readonly list: (organizationId: OrganizationId, filter: ParentFilter, page: PageRequest) => Effect.Effect<Page<Collection>>
   /** Every collection of the organization, for walking the tree (small: collections are few). */
   readonly listAll: (organizationId: OrganizationId) => Effect.Effect<ReadonlyArray<Collection>>
 }>() {}
+
+/**
+ * A collection or space read with what access to it is decided from: the reader's membership of its organization, and
+ * for a member every collection of the organization, in creation order (none for others).
+ */
+export interface ItemForAccess<A> {
+  readonly item: A
+  readonly membership: Option.Option<Membership>
+  readonly collections: ReadonlyArray<Collection>
+}
 
 export class SpaceRepository extends Context.Tag("@octavo/domain/SpaceRepository")<SpaceRepository, {
   readonly insert: (space: Space) => Effect.Effect<void>
@@ -42,6 +55,8 @@ export class SpaceRepository extends Context.Tag("@octavo/domain/SpaceRepository
   readonly delete: (id: SpaceId) => Effect.Effect<void>
   /** Finds soft-deleted spaces too. */
   readonly findById: (id: SpaceId) => Effect.Effect<Option.Option<Space>>
+  /** A space (soft-deleted ones too) with what access to it is decided from, in one read. */
+  readonly findForAccess: (id: SpaceId, userId: UserId) => Effect.Effect<Option.Option<ItemForAccess<Space>>>
   /** The spaces of those ids that exist (soft-deleted ones too), in no particular order. */
   readonly findMany: (ids: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyArray<Space>>
   /** Spaces that are not soft-deleted, ascending by the filter's keyset. */

@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { Actor } from "../identity/Actor.js"
 import { makeAccess, type Membership } from "../organizations/Access.js"
 import type { Member } from "../organizations/Organization.js"
 import { requireNotGuest, requireRole } from "../organizations/Policy.js"
@@ -89,13 +90,14 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
       Effect.gen(function*() {
         // Built only when needed: an error captures a stack trace, which a found collection should not pay for.
         const notFound = () => new NotFound({ entity: "collection", id: collectionId })
-        const found = yield* collections.findById(collectionId)
-        if (Option.isNone(found)) return yield* notFound()
-        const access = yield* Effect.catchTag(accessOrganization(found.value.organizationId), "NotFound", () => Effect.fail(notFound()))
-        const tree = yield* treeOf(found.value.organizationId)
-        const level = levelOn(access.member, tree, found.value.defaultLevel, found.value.parentId)
+        const actor = yield* Actor
+        const found = yield* collections.findForAccess(collectionId, actor.id)
+        if (Option.isNone(found) || Option.isNone(found.value.membership)) return yield* notFound()
+        const { item: collection, membership } = found.value
+        const tree = indexCollections(found.value.collections)
+        const level = levelOn(membership.value.member, tree, collection.defaultLevel, collection.parentId)
         if (level === null) return yield* notFound()
-        return { access, tree, collection: found.value, level } satisfies CollectionGrant
+        return { access: membership.value, tree, collection, level } satisfies CollectionGrant
       })
 
     /** A space the actor can read; soft-deleted spaces are found only when `deleted` is allowed. */
@@ -103,13 +105,16 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
       Effect.gen(function*() {
         // Built only when needed: an error captures a stack trace, which a found space should not pay for.
         const notFound = () => new NotFound({ entity: "space", id: spaceId })
-        const found = yield* spaces.findById(spaceId)
-        if (Option.isNone(found) || (found.value.deletedAt !== undefined && !options.deleted)) return yield* notFound()
-        const access = yield* Effect.catchTag(accessOrganization(found.value.organizationId), "NotFound", () => Effect.fail(notFound()))
-        const tree = yield* treeOf(found.value.organizationId)
-        const level = levelOn(access.member, tree, found.value.defaultLevel, found.value.parentId)
+        const actor = yield* Actor
+        const found = yield* spaces.findForAccess(spaceId, actor.id)
+        if (Option.isNone(found)) return yield* notFound()
+        const { collections, item: space, membership } = found.value
+        // Not a member: as if the space did not exist, so that no one learns of another organization's objects.
+        if ((space.deletedAt !== undefined && !options.deleted) || Option.isNone(membership)) return yield* notFound()
+        const tree = indexCollections(collections)
+        const level = levelOn(membership.value.member, tree, space.defaultLevel, space.parentId)
         if (level === null) return yield* notFound()
-        return { access, tree, space: found.value, level } as SpaceGrant as Authorized<"read">
+        return { access: membership.value, tree, space, level } as SpaceGrant as Authorized<"read">
       })
 
     /** Proves `required` on a space the actor can see, or refuses the action. */

@@ -58,6 +58,36 @@ const space = (organization: Organization, fields: Partial<Space> = {}): Space =
 /** The spaces slice of the storage contract, repositories then use cases. */
 export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
   layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("collections and spaces", (it) => {
+    it.effect("a space or a collection is read with the reader's membership and its organization's collections, in creation order", () =>
+      Effect.gen(function*() {
+        const collections = yield* CollectionRepository
+        const spaces = yield* SpaceRepository
+        const organization = yield* makeOrganization()
+        const other = yield* makeOrganization()
+        const member = yield* makeUser()
+        const outsider = yield* makeUser()
+        const record = yield* makeMember(organization, member, "edit")
+        const later = collection(organization, { createdAt: at(2) })
+        const earlier = collection(organization, { parentId: later.id, createdAt: at(1) })
+        for (const c of [later, earlier, collection(other)]) yield* collections.insert(c)
+        const deleted = space(organization, { parentId: earlier.id, deletedAt: at(3) })
+        yield* spaces.insert(deleted)
+        const found = Option.getOrThrow(yield* spaces.findForAccess(deleted.id, member.id))
+        expect(found.item).toEqual(deleted)
+        expect(found.membership).toEqual(Option.some({ member: record, organization }))
+        expect(found.collections).toEqual([earlier, later])
+        expect(yield* spaces.findForAccess(deleted.id, outsider.id)).toEqual(
+          Option.some({ item: deleted, membership: Option.none(), collections: [] })
+        )
+        expect(yield* spaces.findForAccess(SpaceId.make(uniqueId("none")), member.id)).toEqual(Option.none())
+        expect(yield* collections.findForAccess(earlier.id, member.id)).toEqual(
+          Option.some({ item: earlier, membership: found.membership, collections: [earlier, later] })
+        )
+        expect(yield* collections.findForAccess(earlier.id, outsider.id)).toEqual(
+          Option.some({ item: earlier, membership: Option.none(), collections: [] })
+        )
+      }))
+
     it.effect("collections and spaces list by creation, or a parent's children in sibling order", () =>
       Effect.gen(function*() {
         const collections = yield* CollectionRepository
