@@ -8,7 +8,7 @@ import type { CollectionId, OrganizationId, SpaceId } from "../shared/Ids.js"
 import { type Keyset, MAX_LIMIT } from "../shared/Pagination.js"
 import type { Role, roles } from "../shared/Role.js"
 import { effectiveLevel, requireLevel, spacePermissions } from "./ContentPolicy.js"
-import { CollectionRepository, SpaceRepository } from "./Ports.js"
+import { CollectionRepository, type ItemForAccess, SpaceRepository } from "./Ports.js"
 import type { Collection, DefaultLevel, Space } from "./Space.js"
 import { type CollectionIndex, defaultLevelsOf, indexCollections } from "./Tree.js"
 
@@ -86,35 +86,41 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
           }
         )
 
+    /**
+     * What the actor may see of an item read with its access: its organization's membership, the collection tree and
+     * the actor's level, or undefined when it is hidden (no such item, not a member, no level, or `shown` says no).
+     * Not a member reads as no such item, so that no one learns of another organization's objects.
+     */
+    const visible = <A extends { readonly defaultLevel: DefaultLevel; readonly parentId: CollectionId | null }>(
+      found: Option.Option<ItemForAccess<A>>,
+      shown: (item: A) => boolean
+    ) => {
+      if (Option.isNone(found) || Option.isNone(found.value.membership) || !shown(found.value.item)) return undefined
+      const { item, membership } = found.value
+      const tree = indexCollections(found.value.collections)
+      const level = levelOn(membership.value.member, tree, item.defaultLevel, item.parentId)
+      return level === null ? undefined : { access: membership.value, tree, item, level }
+    }
+
     const collection = (collectionId: CollectionId) =>
       Effect.gen(function*() {
-        // Built only when needed: an error captures a stack trace, which a found collection should not pay for.
-        const notFound = () => new NotFound({ entity: "collection", id: collectionId })
         const actor = yield* Actor
-        const found = yield* collections.findForAccess(collectionId, actor.id)
-        if (Option.isNone(found) || Option.isNone(found.value.membership)) return yield* notFound()
-        const { item: collection, membership } = found.value
-        const tree = indexCollections(found.value.collections)
-        const level = levelOn(membership.value.member, tree, collection.defaultLevel, collection.parentId)
-        if (level === null) return yield* notFound()
-        return { access: membership.value, tree, collection, level } satisfies CollectionGrant
+        const seen = visible(yield* collections.findForAccess(collectionId, actor.id), () => true)
+        // The error is made only on this path: it captures a stack trace, which a found collection should not pay for.
+        if (seen === undefined) return yield* new NotFound({ entity: "collection", id: collectionId })
+        const { item, ...grant } = seen
+        return { ...grant, collection: item } satisfies CollectionGrant
       })
 
     /** A space the actor can read; soft-deleted spaces are found only when `deleted` is allowed. */
     const space = (spaceId: SpaceId, options: { readonly deleted: boolean } = { deleted: false }) =>
       Effect.gen(function*() {
-        // Built only when needed: an error captures a stack trace, which a found space should not pay for.
-        const notFound = () => new NotFound({ entity: "space", id: spaceId })
         const actor = yield* Actor
         const found = yield* spaces.findForAccess(spaceId, actor.id)
-        if (Option.isNone(found)) return yield* notFound()
-        const { collections, item: space, membership } = found.value
-        // Not a member: as if the space did not exist, so that no one learns of another organization's objects.
-        if ((space.deletedAt !== undefined && !options.deleted) || Option.isNone(membership)) return yield* notFound()
-        const tree = indexCollections(collections)
-        const level = levelOn(membership.value.member, tree, space.defaultLevel, space.parentId)
-        if (level === null) return yield* notFound()
-        return { access: membership.value, tree, space, level } as SpaceGrant as Authorized<"read">
+        const seen = visible(found, (space) => space.deletedAt === undefined || options.deleted)
+        if (seen === undefined) return yield* new NotFound({ entity: "space", id: spaceId })
+        const { item, ...grant } = seen
+        return { ...grant, space: item } as SpaceGrant as Authorized<"read">
       })
 
     /** Proves `required` on a space the actor can see, or refuses the action. */
