@@ -1,4 +1,5 @@
 import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import type * as HttpRouter from "@effect/platform/HttpRouter"
@@ -9,14 +10,13 @@ import { html, trusted } from "./reader/Html.js"
 
 /**
  * Scalar's viewer, as @effect/platform bundles it: 3.4 MB of script that HttpApiScalar's layer loads at start and
- * keeps, with the page around it, for the life of the process (some 15 MiB resident). It is read here on the first
+ * keeps, with the page around it, for the life of the process (about 30 MiB resident). It is read here on the first
  * request for the page instead. The package exports it only through that layer, so its module is required by file.
  */
 const scalarScript = (): string => {
   const require = createRequire(import.meta.url)
   const layerModule = require.resolve("@effect/platform/HttpApiScalar")
-  return (require(new URL("./internal/httpApiScalar.js", `file://${layerModule}`).pathname) as { javascript: string })
-    .javascript
+  return (require(join(dirname(layerModule), "internal", "httpApiScalar.js")) as { javascript: string }).javascript
 }
 
 /** JSON inside a script element: `<` could close it, and U+2028/U+2029 end a line in older engines. */
