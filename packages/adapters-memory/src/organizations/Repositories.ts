@@ -16,7 +16,7 @@ import {
 import { Effect, HashMap, Option } from "effect"
 import { IdentityState } from "../identity/index.js"
 import { byCreation, byId, change, containsFolded, inOrganization, layerOver, pairKey, type Snapshot, sortedBy } from "../shared/index.js"
-import { OrganizationsState } from "./State.js"
+import { membershipIn, OrganizationsState } from "./State.js"
 
 /** A member's team memberships in its organization. */
 const membershipOf = (organizationId: string, userId: string) => (m: TeamMembership) =>
@@ -57,7 +57,7 @@ export const MemoryOrganizationRepository = layerOver(
 export const MemoryMemberRepository = layerOver(
   MemberRepository,
   OrganizationsState,
-  ({ members, organizations, teamMemberships }, store) => {
+  ({ members, teamMemberships }, store) => {
     const withUser = (state: Snapshot, member: Member): Option.Option<MemberWithUser> =>
       Option.map(HashMap.get(state.get(IdentityState).users, member.userId), (user) => ({
         member,
@@ -77,13 +77,7 @@ export const MemoryMemberRepository = layerOver(
           teamMemberships: HashMap.filter(s.teamMemberships, (m) => !membershipOf(organizationId, userId)(m))
         })),
       find: (organizationId, userId) => members.get(pairKey(organizationId, userId)),
-      findWithOrganization: (organizationId, userId) =>
-        store.read((state) =>
-          Option.flatMap(
-            HashMap.get(members.in(state), pairKey(organizationId, userId)),
-            (member) => Option.map(HashMap.get(organizations.in(state), organizationId), (organization) => ({ member, organization }))
-          )
-        ),
+      findWithOrganization: (organizationId, userId) => store.read((state) => membershipIn(state, organizationId, userId)),
       list: (organizationId, filter, page) =>
         store.read((state) => {
           const search = filter.search

@@ -9,7 +9,7 @@ import {
   MemoryTeamRepository
 } from "./Repositories.js"
 
-export { OrganizationsState } from "./State.js"
+export { membershipIn, OrganizationsState } from "./State.js"
 
 /** The organizations context's storage, in memory, with identity's `Acquaintances`, which it answers. */
 export const MemoryOrganizations: Layer.Layer<OrganizationsPorts, never, MemoryStore> = Layer.mergeAll(

@@ -13,7 +13,7 @@ import {
   SpaceRepository
 } from "@octavo/domain"
 import { Effect, HashMap, Option } from "effect"
-import { OrganizationsState } from "../organizations/index.js"
+import { membershipIn } from "../organizations/index.js"
 import {
   byCreation,
   byId,
@@ -48,11 +48,7 @@ const forAccess = <A extends { readonly organizationId: string }>(
   item: A,
   userId: string
 ): ItemForAccess<A> => {
-  const { members, organizations } = state.get(OrganizationsState)
-  const membership = Option.flatMap(
-    HashMap.get(members, pairKey(item.organizationId, userId)),
-    (member) => Option.map(HashMap.get(organizations, item.organizationId), (organization) => ({ member, organization }))
-  )
+  const membership = membershipIn(state, item.organizationId, userId)
   return {
     item,
     membership,

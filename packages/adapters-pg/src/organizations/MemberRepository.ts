@@ -7,7 +7,7 @@ import { OrganizationRow } from "./OrganizationRepository.js"
 import { execute, findAll, findOne, rowOf, single, write } from "../shared/Rows.js"
 import { conflictOnUnique, containsIgnoringCase, selectPage } from "../shared/Sql.js"
 
-const MemberRow = rowOf(Member)
+export const MemberRow = rowOf(Member)
 
 /** A member with its user and its number of teams (`withUser`), as lists show them. */
 const MemberWithUserRow = Schema.Struct({ member: MemberRow, user: UserRow, teams: Schema.Number })

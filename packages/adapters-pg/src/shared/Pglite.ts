@@ -65,13 +65,13 @@ const initializeInChild = (dataDir: string) =>
 
 const toSqlError = (cause: unknown) => new SqlError({ cause, message: "Failed to execute statement" })
 
-/** How long statements may run back to back before the event loop gets a turn. */
+/** How long statements may run without the event loop getting a turn from this client. */
 const TURN_EVERY_MS = 5
 let lastTurn = 0
 
 /**
- * A statement's outcome, delivered on a later turn of the event loop when statements have run back to back for
- * `TURN_EVERY_MS`. PGlite answers without any I/O, so a queue of requests taking turns at the database would run as
+ * A statement's outcome, delivered on a later turn of the event loop when `TURN_EVERY_MS` have passed since the last
+ * such turn. PGlite answers without any I/O, so a queue of requests taking turns at the database would run as
  * one chain of promise callbacks, and Node would not read its sockets (new requests, the rest of a body, a new
  * connection) until the queue was empty: under a burst of writes a new connection waited hundreds of milliseconds for
  * its first read, seconds at the 99th percentile. With the turns the server holds more requests at once when it is

@@ -1,11 +1,11 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { Collection, type ItemForAccess, Member, UserId } from "@octavo/domain"
+import { Collection, type ItemForAccess, UserId } from "@octavo/domain"
 import { Effect, Option, Schema } from "effect"
+import { MemberRow } from "../organizations/MemberRepository.js"
 import { OrganizationRow } from "../organizations/OrganizationRepository.js"
 import { findOne, rowOf, type Stored } from "../shared/Rows.js"
 
 export const CollectionRow = rowOf(Collection)
-const MemberRow = rowOf(Member)
 
 /**
  * Reads an item of `table` (a space or a collection, by id) with what access to it is decided from, in one round trip:
