@@ -101,7 +101,8 @@ const serverMain = fileURLToPath(new URL("../src/main.js", import.meta.url))
 /**
  * The built server in a process of its own on a random port, with the admin token, rate limits and the
  * per-address connection cap off (the benchmarks measure serving, not refusals), and `env` over them.
- * The benchmark's own storage variables are not passed on. `nodeArgs` go before the script.
+ * The benchmark's own storage variables are not passed on. `nodeArgs` go before the script, after
+ * any in BENCH_SERVER_NODE_ARGS (space-separated; `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles the server).
  */
 export const startServer = (
   env: Record<string, string>,
@@ -109,7 +110,8 @@ export const startServer = (
 ): { readonly child: ChildProcess; readonly base: string } => {
   const port = 20000 + Math.floor(Math.random() * 20000)
   const { DATABASE_URL: _, OCTAVO_DATA_DIR: __, ...inherited } = process.env
-  const child = spawn(process.execPath, [...nodeArgs, serverMain], {
+  const extra = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter((arg) => arg !== "")
+  const child = spawn(process.execPath, [...extra, ...nodeArgs, serverMain], {
     env: {
       ...inherited,
       ...env,

@@ -102,7 +102,8 @@ const visitorOf = (v: number) => {
 
 /**
  * The events in batches of 100: sessions one after the other, each of 1 to 20 page views 10 s to
- * 5 min apart, starting anywhere in the last 90 days (ending an hour before now at the latest).
+ * 5 min apart, starting in the order of time over the last 90 days (ending an hour before now at the
+ * latest), so that the events arrive roughly in the order a live site records them.
  * Each session's id is its own, so every event is unique on (session, type, timestamp, url).
  */
 const batches = function*(count: number, visitors: number, now: number): Generator<Array<unknown>> {
@@ -115,7 +116,8 @@ const batches = function*(count: number, visitors: number, now: number): Generat
     const visitor = visitorOf(Math.floor(r() * visitors))
     const views = Math.min(count - made, 1 + Math.floor(r() * 20))
     const referrer = referrers[Math.floor(r() * referrers.length)] ?? null
-    let at = earliest + Math.floor(r() * (latest - earliest))
+    // Sessions start in the order of time, as a live site's arrive: the share of events made so far, a minute of jitter.
+    let at = earliest + Math.floor((made / count) * (latest - earliest)) + Math.floor(r() * 60_000)
     for (let i = 0; i < views; i++) {
       at += 10_000 + Math.floor(r() * 290_000)
       batch.push({

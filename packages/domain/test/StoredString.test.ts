@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, ParseResult, Schema } from "effect"
+import { Effect, Either, JSONSchema, ParseResult, Schema } from "effect"
 import {
   CustomFieldValuesPatch,
   decodeCursor,
+  decodedInput,
   Email,
   encodeCursor,
   HttpUrl,
@@ -10,7 +11,8 @@ import {
   SpaceId,
   StoredJson,
   StoredString,
-  storedKeysRecord
+  storedKeysRecord,
+  validate
 } from "../src/index.js"
 
 const accepts = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => Either.isRight(Schema.decodeUnknownEither(schema)(input))
@@ -88,5 +90,29 @@ describe("records of user-named keys", () => {
     // Validating a decoded value (as the use cases do) checks each entry against the value's type.
     expect(Either.isRight(Schema.validateEither(record)({ n: 1 }))).toBe(true)
     expect(Either.isLeft(Schema.validateEither(record)({ n: "1" }))).toBe(true)
+  })
+})
+
+describe("validate and decodedInput: a payload decoded once is not walked again", () => {
+  const Input = Schema.Struct({ title: StoredString.pipe(Schema.maxLength(5)) })
+
+  it.effect("takes what decodedInput decoded as it is, and checks anything else", () =>
+    Effect.gen(function*() {
+      const decoded = Schema.decodeUnknownSync(decodedInput(Input))({ title: "short" })
+      // The same object, unchecked: changing it after decoding shows validate did not look again.
+      const changed = decoded as { title: string }
+      changed.title = "far too long"
+      expect(yield* validate(Input)(decoded)).toBe(decoded)
+      // Decoded by the plain schema, or marked for another schema: checked.
+      const plain = Schema.decodeUnknownSync(Input)({ title: "far too long".slice(0, 5) }) as { title: string }
+      plain.title = "far too long"
+      expect((yield* Effect.flip(validate(Input)(plain))).field).toBe("title")
+      const other = Schema.decodeUnknownSync(decodedInput(Schema.Struct({ title: Schema.String })))({ title: "far too long" })
+      expect((yield* Effect.flip(validate(Input)(other))).field).toBe("title")
+    }))
+
+  it("refuses what its schema refuses, and documents the schema's shape", () => {
+    expect(Either.isLeft(Schema.decodeUnknownEither(decodedInput(Input))({ title: "far too long" }))).toBe(true)
+    expect(JSONSchema.make(decodedInput(Input))).toEqual(JSONSchema.make(Input))
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Schema } from "effect"
 import * as fc from "fast-check"
 import { StoredEvent, type UserAgentInfo } from "../src/insights/Event.js"
-import { noTypeFields, type TrackContext, TrackEvent, TrackEventsInput, toStoredEvent } from "../src/insights/Track.js"
+import { dedupDigest, noTypeFields, type TrackContext, TrackEvent, TrackEventsInput, toStoredEvent } from "../src/insights/Track.js"
 import { SiteId } from "../src/shared/Ids.js"
 import { validate } from "../src/shared/Limits.js"
 
@@ -442,6 +442,11 @@ describe("toStoredEvent: dedupKey", () => {
   const key = (event: unknown, ctx: Partial<TrackContext> = {}) => stored(event, ctx).dedupKey
   const timestamp = "2026-06-15T11:00:00.000Z"
 
+  it("is stored as the first 128 bits of the SHA-256 of its text, in hex", () => {
+    // SHA-256("abc"), FIPS 180-2's first example: ba7816bf8f01cfea414140de5dae2223 b00361a3…
+    expect(dedupDigest("abc")).toBe("ba7816bf8f01cfea414140de5dae2223")
+  })
+
   it("is null without a client timestamp", () => {
     expect(key(makeEvent("search_type_query"))).toBeNull()
   })
@@ -449,7 +454,7 @@ describe("toStoredEvent: dedupKey", () => {
   it("is the same for the same event, whatever the id or the offset written", () => {
     const a = key(makeEvent("link_click", { timestamp }))
     expect(a).toBe(
-      JSON.stringify([
+      dedupDigest(JSON.stringify([
         "site_1",
         "visitor-1",
         "session-1",
@@ -457,8 +462,9 @@ describe("toStoredEvent: dedupKey", () => {
         Date.parse(timestamp),
         location().url,
         ["url", "https://GitHub.com/octavo/repo", null, null, "header"]
-      ])
+      ]))
     )
+    expect(a).toMatch(/^[0-9a-f]{32}$/)
     expect(key(makeEvent("link_click", { timestamp }), { id: "evt_2", now: new Date("2026-06-15T11:01:00Z") })).toBe(a)
     expect(key(makeEvent("link_click", { timestamp: "2026-06-15T13:00:00+02:00" }))).toBe(a)
   })

@@ -1,7 +1,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { AggregateInput, storedKeysRecord, TrackEventsInput } from "@octavo/domain"
+import { AggregateInput, decodedInput, storedKeysRecord, TrackEventsInput } from "@octavo/domain"
 import { Schema } from "effect"
 import { errors, Unauthorized } from "../shared/Errors.js"
 import { Authentication } from "../shared/Security.js"
@@ -34,7 +34,7 @@ export class InsightsApi extends HttpApiGroup.make("insights")
     // with its share key or visitor token in a header or the site's cookie.
     HttpApiEndpoint.post("track", `${insights}/events`)
       .setPath(SitePath)
-      .setPayload(TrackEventsInput)
+      .setPayload(decodedInput(TrackEventsInput))
       .setHeaders(Schema.Struct({
         authorization: Schema.optional(Schema.String),
         "x-octavo-share-key": Schema.optional(Schema.String),

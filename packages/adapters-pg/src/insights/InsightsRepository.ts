@@ -5,6 +5,7 @@ import {
   type DimensionValue,
   fieldColumns,
   InsightsRepository,
+  type Interval,
   type MetricColumnName,
   type MetricValue,
   type QueryColumn,
@@ -15,13 +16,10 @@ import {
   type SegmentCount,
   StoredEvent
 } from "@octavo/domain"
-import { Effect, Layer, Ref, Schema } from "effect"
-import { Jsonb, rowOf } from "../shared/Rows.js"
+import { Effect, Layer, Ref } from "effect"
 
 // Site insights (conventions-2.md §2) over `insight_events`, partitioned by month: an aggregate
 // query compiles into one statement whose answer is `evaluateQuery`'s (the domain's reference).
-
-const EventRows = Schema.Array(rowOf(StoredEvent, { visitorClaims: Schema.NullOr(Jsonb(Schema.Unknown)) }))
 
 // Partitions are created by whichever server appends first; any constant will do as long as every server uses it.
 const PARTITION_LOCK = "7244617236240192"
@@ -57,6 +55,30 @@ const noPartition = (error: SqlError): boolean => {
 
 /** `visitorOS` → `visitor_os`: the column `rowOf` derives for a field. */
 const columnOf = (field: string): string => field.replace(/([a-z0-9])([A-Z]+)/g, "$1_$2").toLowerCase()
+
+/** Each field of a stored event and its column. */
+const eventColumns = Object.keys(StoredEvent.fields).map((field) => [field, columnOf(field)] as const)
+
+/**
+ * A batch as the JSON text of its rows, which `json_populate_recordset` reads in one parameter: the
+ * row type's columns by name (none for NULL), the timestamp in epoch milliseconds, the claims as their
+ * JSON (a json column keeps the text it is given). Cheaper, for both the process and the server, than one
+ * parameter per column of every row.
+ */
+const rowsJson = (events: ReadonlyArray<StoredEvent>): string =>
+  JSON.stringify(events.map((event) => {
+    const row: Record<string, unknown> = {}
+    for (const [field, column] of eventColumns) {
+      const value = event[field as keyof StoredEvent]
+      // A column the row leaves out is NULL: most of an event's columns are its type's others.
+      if (value !== null) row[column] = value instanceof Date ? value.getTime() : value
+    }
+    return row
+  }))
+
+const HOUR = 3_600_000
+/** The event's day, counted from 1970-01-01 (UTC). */
+const DAY_NUMBER = `(e."timestamp" / ${HOUR * 24})`
 
 /** How a dimension's values are typed, in SQL and in JavaScript (what a filter value must be to match). */
 type ValueType = "string" | "number" | "boolean"
@@ -109,8 +131,25 @@ export const InsightsRepositoryLive = Layer.effect(
         return missing.length === 0 ? Effect.void : createPartitions(missing)
       })
 
-    // The event's time in UTC, as a timestamp without zone: what buckets, day of week and hour read.
-    const utc = sql.literal(`(to_timestamp(e."timestamp" / 1000.0) AT TIME ZONE 'UTC')`)
+    /**
+     * The start of the event's bucket in epoch milliseconds, UTC. Hours, days and weeks are integer
+     * arithmetic on the timestamp (timestamps are after 1970, so `%` is a floor); a month needs the calendar.
+     */
+    const bucketOf = (interval: Interval): Fragment => {
+      switch (interval) {
+        case "hour":
+          return sql.literal(`(e."timestamp" - e."timestamp" % ${HOUR})`)
+        case "day":
+          return sql.literal(`(e."timestamp" - e."timestamp" % ${HOUR * 24})`)
+        case "week":
+          // Day 0 (1970-01-01) was a Thursday: a Monday is 3 days after a day number divisible by 7.
+          return sql.literal(`((${DAY_NUMBER} - (${DAY_NUMBER} + 3) % 7) * ${HOUR * 24})`)
+        case "month":
+          return sql.literal(
+            `(extract(epoch FROM date_trunc('month', to_timestamp(e."timestamp" / 1000) AT TIME ZONE 'UTC')) * 1000)::bigint`
+          )
+      }
+    }
 
     /**
      * The claim at a path, as json: NULL when absent or when the path would walk into an array (the
@@ -131,15 +170,11 @@ export const InsightsRepositoryLive = Layer.effect(
     const dimension = (column: QueryColumn): Dimension => {
       switch (column.kind) {
         case "datetime":
-          return {
-            expression: sql`(extract(epoch FROM date_trunc(${sql.literal(`'${column.interval}'`)}, ${utc})) * 1000)::bigint`,
-            type: "number",
-            read: asBucket
-          }
+          return { expression: bucketOf(column.interval), type: "number", read: asBucket }
         case "dayOfWeek":
-          return { expression: sql`extract(isodow FROM ${utc})::int`, type: "number", read: asNumber }
+          return { expression: sql.literal(`((${DAY_NUMBER} + 3) % 7 + 1)`), type: "number", read: asNumber }
         case "hourOfDay":
-          return { expression: sql`extract(hour FROM ${utc})::int`, type: "number", read: asNumber }
+          return { expression: sql.literal(`(e."timestamp" % ${HOUR * 24} / ${HOUR})`), type: "number", read: asNumber }
         case "field": {
           const expression = sql.literal(`e.${columnOf(fieldColumns[column.column])}`)
           return column.column === "visitorAuthenticated"
@@ -343,9 +378,10 @@ export const InsightsRepositoryLive = Layer.effect(
       append: (events) =>
         Effect.gen(function*() {
           if (events.length === 0) return
-          const rows = yield* Schema.encode(EventRows)(events)
           const months = [...new Set(events.map((event) => monthStartOf(event.timestamp.getTime())))]
-          const insert = sql`INSERT INTO insight_events ${sql.insert(rows)} ON CONFLICT DO NOTHING`
+          const insert = sql`INSERT INTO insight_events
+            SELECT * FROM json_populate_recordset(NULL::insight_events, ${rowsJson(events)}::json)
+            ON CONFLICT DO NOTHING`
           yield* ensurePartitions(months)
           // A month this server thought existed may have been purged by another one: create it again, once.
           yield* insert.pipe(Effect.catchIf(noPartition, () => Effect.zipRight(createPartitions(months), insert)))

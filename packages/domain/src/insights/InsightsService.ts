@@ -114,9 +114,9 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
       credentials: { readonly shareKey?: string | undefined; readonly visitorToken?: string | undefined }
     ) =>
       Effect.gen(function*() {
-        const notFound = new NotFound({ entity: "site", id: siteId })
+        const notFound = () => new NotFound({ entity: "site", id: siteId })
         const found = yield* siteRepository.findById(siteId)
-        if (Option.isNone(found) || found.value.organizationId !== organizationId || !found.value.published) return yield* notFound
+        if (Option.isNone(found) || found.value.organizationId !== organizationId || !found.value.published) return yield* notFound()
         const site = found.value
         const token = credentials.visitorToken
         const verified = token === undefined ? Option.none() : yield* visitorTokens.verify(token, site.publishingAuth.privateKey)
@@ -125,7 +125,7 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
             openingKey(site, credentials.shareKey, credentials.shareKey === undefined ? [] : yield* shareLinks.active(site.id)) !==
               undefined) ||
           (site.visibility === "visitor-auth" && Option.isSome(verified))
-        if (!admitted) return yield* notFound
+        if (!admitted) return yield* notFound()
         const claims = Option.getOrNull(Option.map(verified, (t) => t.claims))
         yield* store(siteId, input, () => ({ claims, authenticated: claims !== null }))
       })

@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2.js"
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { Either, Schema } from "effect"
 import { InvalidInput } from "../shared/Errors.js"
 import type { SiteId } from "../shared/Ids.js"
@@ -342,11 +344,18 @@ const timestampOf = (timestamp: string | undefined, now: Date): Either.Either<Da
 }
 
 /**
+ * A dedup key's stored form: the first 128 bits of the SHA-256 of its text, in hex. Every event with a
+ * client timestamp stores one and indexes it, so it is kept short and fixed (32 characters, where the
+ * text runs to hundreds); 128 bits make a collision between two events of a site out of reach.
+ */
+export const dedupDigest = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)).subarray(0, 16))
+
+/**
  * The event as stored, or an InvalidInput on `timestamp` (relative to the event: a batch prefixes
  * `events.<i>.`). The event must have passed TrackEvent.
  *
  * - A `""` referrer (no referrer) is stored as null, like an absent one.
- * - `dedupKey`, set only when the client gave the timestamp, is the JSON text of
+ * - `dedupKey`, set only when the client gave the timestamp, is `dedupDigest` of the JSON text of
  *   [siteId, visitorId, sessionId, type, timestamp in ms, url, [the type's own fields in a fixed order]]:
  *   the same event sent twice gives the same key, whatever the timestamp's written offset.
  */
@@ -362,7 +371,7 @@ export const toStoredEvent = (event: TrackEvent, context: TrackContext): Either.
       siteId: context.siteId,
       type: event.type,
       timestamp,
-      dedupKey: event.timestamp === undefined ? null : JSON.stringify([
+      dedupKey: event.timestamp === undefined ? null : dedupDigest(JSON.stringify([
         context.siteId,
         session.visitorId,
         session.sessionId,
@@ -370,7 +379,7 @@ export const toStoredEvent = (event: TrackEvent, context: TrackContext): Either.
         timestamp.getTime(),
         location.url,
         ownFields
-      ]),
+      ])),
       visitorId: session.visitorId,
       sessionId: session.sessionId,
       visitorBrowser: context.ua.browser,

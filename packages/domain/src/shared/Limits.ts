@@ -151,17 +151,37 @@ export const HttpUrl = StoredString.pipe(
   })
 )
 
+/** Objects that `schema` has just decoded, by the schema: `validate` with the same schema takes them as they are. */
+const decodedBy = new WeakMap<object, Schema.Schema.Any>()
+
+/**
+ * `schema`, marking what it decodes as valid under it, so that a use case's `validate` does not walk
+ * it a second time: for an HTTP payload, decoded by the endpoint's schema and handed to the use case
+ * that validates it. Its JSON Schema is `schema`'s.
+ */
+export const decodedInput = <A, I>(schema: Schema.Schema<A, I, never>): Schema.Schema<A, I, never> =>
+  Schema.transform(schema, Schema.declare((_: unknown): _ is A => true), {
+    strict: true,
+    decode: (value) => {
+      if (typeof value === "object" && value !== null) decodedBy.set(value, schema)
+      return value
+    },
+    encode: (value) => value
+  })
+
 /** Validates a use case's input with its schema so that embedders get the same limits as HTTP callers. */
 export const validate = <A, I>(schema: Schema.Schema<A, I, never>) => (input: A): Effect.Effect<A, InvalidInput> =>
-  Schema.validate(schema, { errors: "first" })(input).pipe(
-    Effect.mapError((error) => {
-      const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
-      return new InvalidInput({
-        field: issue?.path.map(String).join(".") ?? "",
-        rule: issue?.message ?? "is invalid"
+  typeof input === "object" && input !== null && decodedBy.get(input) === schema
+    ? Effect.succeed(input)
+    : Schema.validate(schema, { errors: "first" })(input).pipe(
+      Effect.mapError((error) => {
+        const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+        return new InvalidInput({
+          field: issue?.path.map(String).join(".") ?? "",
+          rule: issue?.message ?? "is invalid"
+        })
       })
-    })
-  )
+    )
 
 /** The UTF-8 length of a string, without encoding it (a surrogate pair is one code point of four bytes). */
 export const utf8Length = (s: string): number => {

@@ -20,8 +20,24 @@ export class Secrets extends Context.Tag("@octavo/domain/Secrets")<Secrets, {
 const webCrypto = globalThis.crypto
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-const randomString = (length: number): string => {
-  const bytes = webCrypto.getRandomValues(new Uint8Array(length))
+/**
+ * Random bytes for ids, drawn from Web Crypto 4 KiB at a time: one call per 200 ids rather than one
+ * each (a batch of tracked events takes 100). Secrets are drawn on their own, never from this pool.
+ */
+const idBytes = (() => {
+  const pool = new Uint8Array(4096)
+  let at = pool.length
+  return (length: number): Uint8Array => {
+    if (at + length > pool.length) {
+      webCrypto.getRandomValues(pool)
+      at = 0
+    }
+    at += length
+    return pool.subarray(at - length, at)
+  }
+})()
+
+const randomString = (length: number, bytes: Uint8Array = webCrypto.getRandomValues(new Uint8Array(length))): string => {
   let out = ""
   // 256 % 62 bias is negligible for identifiers; tokens use 43 characters (~256 bits).
   for (const b of bytes) out += alphabet[b % alphabet.length]
@@ -53,7 +69,7 @@ export const sameSecret = (a: string, b: string): boolean => {
 }
 
 export const SecretsLive = Layer.succeed(Secrets, {
-  newId: Effect.sync(() => randomString(20)),
+  newId: Effect.sync(() => randomString(20, idBytes(20))),
   newToken: Effect.sync(() => `oct_${randomString(43)}`),
   // Every authenticated request hashes its token: synchronously, without Web Crypto's promise and its turn of the loop.
   hashToken: (token) => Effect.sync(() => bytesToHex(sha256(utf8ToBytes(token)))),

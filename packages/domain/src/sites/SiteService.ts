@@ -151,10 +151,10 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
     /** A site the actor may see, with the actor's membership. */
     const visible = (siteId: SiteId) =>
       Effect.gen(function*() {
-        const notFound = new NotFound({ entity: "site", id: siteId })
+        const notFound = () => new NotFound({ entity: "site", id: siteId })
         const site = yield* sites.findById(siteId)
-        if (Option.isNone(site)) return yield* notFound
-        const access = yield* Effect.catchTag(organization(site.value.organizationId), "NotFound", () => Effect.fail(notFound))
+        if (Option.isNone(site)) return yield* notFound()
+        const access = yield* Effect.catchTag(organization(site.value.organizationId), "NotFound", () => Effect.fail(notFound()))
         return { site: site.value, access }
       })
 
