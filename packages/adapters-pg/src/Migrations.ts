@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type { Effect } from "effect"
 import { commentsMigrations } from "./comments/index.js"
 import { sitesMigrations, sitesSchemaOrderMigration } from "./sites/index.js"
-import { insightsMigrations } from "./insights/index.js"
+import { insightRollupMigration, insightsMigrations } from "./insights/index.js"
 import { integrationsMigrations } from "./integrations/index.js"
 import { gitsyncMigrations } from "./gitsync/index.js"
 import { contentMigrations } from "./content/index.js"
@@ -38,7 +38,8 @@ export const migrations: ReadonlyArray<Migration> = [
   ...translationsMigrations,
   ...openapiMigrations,
   ...integrationsMigrations,
-  ...gitsyncMigrations
+  ...gitsyncMigrations,
+  insightRollupMigration
 ]
 
 /** Brings the schema up to date: applies the migrations a database has not recorded. */

@@ -589,6 +589,71 @@ const suite = (name: string, client: () => Layer.Layer<SqlClient.SqlClient>, run
         }))
     })
 
+    describe("the hourly rollup", () => {
+      const urlPath: QueryColumn = field("urlPath")
+      const device: QueryColumn = field("visitorDevice")
+      /** Removes the site's events but keeps its rollup rows: what an answer still counts then came from the rollup. */
+      const dropEvents = (site: string) =>
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM insight_events WHERE site_id = ${site}`).pipe(Effect.orDie)
+
+      it.effect("answers whole hours from the rollup and the parts of hours from the events", () =>
+        Effect.gen(function*() {
+          const repo = yield* InsightsRepository
+          yield* repo.append([
+            event("rollup", "r1", "2025-05-02T10:15:00Z", { visitorId: "v1", sessionId: "s1", visitorDevice: "mobile" }),
+            event("rollup", "r2", "2025-05-02T10:45:00Z", { visitorId: "v1", sessionId: "s1", visitorDevice: "mobile" }),
+            event("rollup", "r3", "2025-05-02T11:05:00Z", { visitorId: "v2", sessionId: "s2", visitorDevice: "desktop" }),
+            event("rollup", "r4", "2025-05-02T12:30:00Z", { visitorId: "v3", sessionId: "s3", visitorDevice: "desktop" })
+          ])
+          const byDevice = (from: string, to: string) =>
+            repo.aggregate(query("rollup", {
+              select: [device, eventsCount, visitorsCount],
+              groupBy: [device],
+              range: { from: at(from), to: at(to) }
+            }))
+          // 10:30 to 12:45: half of 10:00 (r2), the whole of 11:00 (r3), half of 12:00 (r4).
+          expect(yield* byDevice("2025-05-02T10:30:00Z", "2025-05-02T12:45:00Z")).toEqual([["desktop", 2, 2], ["mobile", 1, 1]])
+          yield* dropEvents("rollup")
+          // Without the events, whole hours are still counted (the rollup); parts of hours and columns it lacks are not.
+          expect(yield* byDevice("2025-05-02T10:00:00Z", "2025-05-02T13:00:00Z")).toEqual([["desktop", 2, 2], ["mobile", 2, 1]])
+          expect(yield* byDevice("2025-05-02T10:30:00Z", "2025-05-02T12:45:00Z")).toEqual([["desktop", 1, 1]])
+          expect(
+            yield* repo.aggregate(query("rollup", {
+              select: [urlPath, eventsCount],
+              groupBy: [urlPath],
+              range: { from: at("2025-05-02T10:00:00Z"), to: at("2025-05-02T13:00:00Z") }
+            }))
+          ).toEqual([])
+          // Segments read the rollup after the first whole hour too.
+          expect(yield* repo.segments(siteId("rollup"), [], at("2025-05-02T10:00:00Z"))).toEqual([
+            { values: [], events: 4, visitors: 3, sessions: 3 }
+          ])
+        }))
+
+      it.effect("counts an event once: a batch's duplicates, and events stored again, add nothing", () =>
+        Effect.gen(function*() {
+          const repo = yield* InsightsRepository
+          const keyed = (id: string) => event("rollup-dedup", id, "2025-05-03T10:10:00Z", { dedupKey: "same" })
+          yield* repo.append([keyed("d1"), keyed("d2"), event("rollup-dedup", "d3", "2025-05-03T10:20:00Z")])
+          yield* repo.append([keyed("d4")])
+          yield* dropEvents("rollup-dedup")
+          expect(yield* countOf("rollup-dedup", "2025-05-03T10:00:00Z", "2025-05-03T11:00:00Z")).toBe(2)
+        }))
+
+      it.effect("purging recounts the cutoff's hour from the events left in it", () =>
+        Effect.gen(function*() {
+          const repo = yield* InsightsRepository
+          yield* repo.append([
+            event("rollup-purge", "q1", "2002-05-02T09:30:00Z"),
+            event("rollup-purge", "q2", "2002-05-02T10:15:00Z"),
+            event("rollup-purge", "q3", "2002-05-02T10:45:00Z")
+          ])
+          yield* repo.purgeBefore(at("2002-05-02T10:30:00Z"))
+          yield* dropEvents("rollup-purge")
+          expect(yield* countOf("rollup-purge", "2002-05-02T09:00:00Z", "2002-05-02T11:00:00Z")).toBe(1)
+        }))
+    })
+
     describe("the domain's reference", () => {
       it.effect("aggregates and segments random events as evaluateQuery and evaluateSegments do", () =>
         Effect.gen(function*() {

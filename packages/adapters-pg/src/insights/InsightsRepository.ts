@@ -17,6 +17,7 @@ import {
   StoredEvent
 } from "@octavo/domain"
 import { Effect, Layer, Ref } from "effect"
+import { addToRollup, columnOf, HOUR_MS, rolledUp, rollupCounts, rollupFields } from "./Rollup.js"
 
 // Site insights (conventions-2.md §2) over `insight_events`, partitioned by month: an aggregate
 // query compiles into one statement whose answer is `evaluateQuery`'s (the domain's reference).
@@ -53,8 +54,13 @@ const noPartition = (error: SqlError): boolean => {
   return typeof cause === "object" && cause !== null && "code" in cause && cause.code === "23514"
 }
 
-/** `visitorOS` → `visitor_os`: the column `rowOf` derives for a field. */
-const columnOf = (field: string): string => field.replace(/([a-z0-9])([A-Z]+)/g, "$1_$2").toLowerCase()
+/** A rollup row as `insight_events`' columns of the same names read: its claims as json again. */
+const rollupRelationColumns = [
+  "r.site_id",
+  `r."timestamp"`,
+  ...rollupFields.map(columnOf).map((column) => column === "visitor_claims" ? "r.visitor_claims::json AS visitor_claims" : `r.${column}`),
+  ...rollupCounts.map((column) => `r.${column}`)
+].join(", ")
 
 /** Each field of a stored event and its column. */
 const eventColumns = Object.keys(StoredEvent.fields).map((field) => [field, columnOf(field)] as const)
@@ -76,9 +82,12 @@ const rowsJson = (events: ReadonlyArray<StoredEvent>): string =>
     return row
   }))
 
-const HOUR = 3_600_000
+const HOUR = HOUR_MS
 /** The event's day, counted from 1970-01-01 (UTC). */
 const DAY_NUMBER = `(e."timestamp" / ${HOUR * 24})`
+
+type CountMetric = "eventsCount" | "sessionsCount" | "visitorsCount"
+type DistinctMetric = "sessionsCount" | "visitorsCount"
 
 /** How a dimension's values are typed, in SQL and in JavaScript (what a filter value must be to match). */
 type ValueType = "string" | "number" | "boolean"
@@ -247,35 +256,96 @@ export const InsightsRepositoryLive = Layer.effect(
       return sql`${target} ${sql.literal(operator)} ${bound}::numeric`
     }
 
-    const count = (metric: "eventsCount" | "sessionsCount" | "visitorsCount"): Fragment =>
-      metric === "eventsCount"
-        ? sql`count(*)`
-        : sql.literal(metric === "sessionsCount" ? "count(DISTINCT g.session_id)" : "count(DISTINCT g.visitor_id)")
+    /**
+     * A count metric over the rows of a group, each of which stands for `g.events` events (one, or a
+     * rollup row's, or a sum of them). `distinctRows`: the metric whose rows are already one per
+     * visitor (or session) of the group, which then counts them.
+     */
+    const count = (metric: CountMetric, distinctRows: DistinctMetric | undefined): Fragment =>
+      sql.literal(
+        metric === "eventsCount"
+          ? "coalesce(sum(g.events), 0)"
+          : metric === distinctRows
+          ? "count(*)"
+          : metric === "sessionsCount"
+          ? "count(DISTINCT g.session_id)"
+          : "count(DISTINCT g.visitor_id)"
+      )
 
     /** A metric's output columns, by name, and the keys it sorts by (rating breakdowns: total, then counts). */
-    const metricOutputs = (metric: MetricColumnName): {
+    const metricOutputs = (metric: MetricColumnName, distinctRows: DistinctMetric | undefined): {
       readonly parts: ReadonlyArray<readonly [name: string, aggregate: Fragment]>
       readonly sortKeys: ReadonlyArray<Fragment>
     } => {
-      const where = (condition: string) => sql.literal(`count(*) FILTER (WHERE ${condition})`)
+      const total = (columns: ReadonlyArray<string>) => sql.literal(`coalesce(sum(${columns.map((c) => `g.${c}`).join(" + ")}), 0)`)
       switch (metric) {
         case "eventsCount":
         case "sessionsCount":
         case "visitorsCount":
-          return { parts: [["count", count(metric)]], sortKeys: [count(metric)] }
+          return { parts: [["count", count(metric, distinctRows)]], sortKeys: [count(metric, distinctRows)] }
         case "pageFeedbackRating": {
-          const parts = (["ok", "good", "bad"] as const).map((rating) => [rating, where(`g.page_feedback_rating = '${rating}'`)] as const)
-          return { parts, sortKeys: [where("g.page_feedback_rating IN ('ok', 'good', 'bad')"), ...parts.map(([, a]) => a)] }
+          const parts = (["ok", "good", "bad"] as const).map((rating) => [rating, total([`page_feedback_${rating}`])] as const)
+          return { parts, sortKeys: [total(["page_feedback_ok", "page_feedback_good", "page_feedback_bad"]), ...parts.map(([, a]) => a)] }
         }
         case "askResponseRating": {
-          const parts = [["positive", where("g.ask_response_rating = 1")], [
-            "negative",
-            where("g.ask_response_rating = -1")
-          ]] as const
-          return { parts, sortKeys: [where("g.ask_response_rating IN (1, -1)"), ...parts.map(([, a]) => a)] }
+          const parts = [["positive", total(["ask_positive"])], ["negative", total(["ask_negative"])]] as const
+          return { parts, sortKeys: [total(["ask_positive", "ask_negative"]), ...parts.map(([, a]) => a)] }
         }
       }
     }
+
+    /**
+     * The rows an aggregate reads, as `e`: the site's events in [from, to), or its rollup rows of the
+     * whole hours in [from, to) (their "timestamp" is the hour's start, their claims json as an
+     * event's), each with the counts it stands for.
+     */
+    const source = (from: "events" | "rollup", siteId: string, range: readonly [number, number | undefined]): Fragment => {
+      const relation = from === "events"
+        ? sql`SELECT e.*, 1 AS events, ${
+          sql.literal(
+            [
+              "(CASE WHEN e.page_feedback_rating = 'ok' THEN 1 ELSE 0 END) AS page_feedback_ok",
+              "(CASE WHEN e.page_feedback_rating = 'good' THEN 1 ELSE 0 END) AS page_feedback_good",
+              "(CASE WHEN e.page_feedback_rating = 'bad' THEN 1 ELSE 0 END) AS page_feedback_bad",
+              "(CASE WHEN e.ask_response_rating = 1 THEN 1 ELSE 0 END) AS ask_positive",
+              "(CASE WHEN e.ask_response_rating = -1 THEN 1 ELSE 0 END) AS ask_negative"
+            ].join(", ")
+          )
+        } FROM insight_events e`
+        : sql`SELECT ${sql.literal(rollupRelationColumns)} FROM insight_rollup r`
+      const [start, end] = range
+      return sql`(${relation} WHERE ${
+        sql.and([
+          sql`site_id = ${siteId}`,
+          sql`"timestamp" >= ${start}`,
+          ...(end === undefined ? [] : [sql`"timestamp" < ${end}`])
+        ])
+      }) e`
+    }
+
+    /**
+     * Where an aggregate over [from, to) reads: the rollup for the whole hours inside the range when
+     * `rollup` allows, the events for the rest (the parts of hours at either end), or the events alone.
+     */
+    const sources = (
+      siteId: string,
+      from: number,
+      to: number | undefined,
+      rollup: boolean
+    ): ReadonlyArray<Fragment> => {
+      const first = Math.ceil(from / HOUR) * HOUR
+      const last = to === undefined ? undefined : Math.floor(to / HOUR) * HOUR
+      if (!rollup || (last !== undefined && first >= last)) return [source("events", siteId, [from, to])]
+      return [
+        ...(from < first ? [source("events", siteId, [from, first])] : []),
+        source("rollup", siteId, [first, last]),
+        ...(last !== undefined && to !== undefined && last < to ? [source("events", siteId, [last, to])] : [])
+      ]
+    }
+
+    /** Whether the rollup keeps what the column reads (a time down to the hour, or a field it keeps). */
+    const rollupReads = (column: QueryColumn): boolean =>
+      column.kind === "field" ? rolledUp(column.column, fieldColumns[column.column]) : true
 
     const aggregate = (query: ResolvedQuery) =>
       Effect.gen(function*() {
@@ -288,18 +358,44 @@ export const InsightsRepositoryLive = Layer.effect(
             ? condition(sql`e."timestamp"`, "number", filter)
             : condition(dimension(filter.column).expression, dimension(filter.column).type, filter)
         )
+        // Visitors or sessions alone are counted by grouping the rows by visitor (or session) first, a
+        // hash aggregation, rather than by count(DISTINCT …), which sorts each group.
+        const distinctMetrics = new Set(
+          [...query.select, ...query.where.map((filter) => filter.column)].flatMap((column) =>
+            column.kind === "metric" && (column.metric === "visitorsCount" || column.metric === "sessionsCount")
+              ? [column.metric]
+              : []
+          )
+        )
+        // A filter on the time itself reads each event's; every other column the rollup may answer.
+        const rollup = query.groupBy.every(rollupReads) &&
+          query.where.every((filter) => filter.column.kind !== "datetime" && rollupReads(filter.column))
+        // Only over the rollup, where a visitor has many rows: over events grouped by page, nearly every
+        // row is a visitor of its own, and sorting them is the cheaper.
+        const [distinctRows] = rollup && distinctMetrics.size === 1 ? [...distinctMetrics] : []
+        // The counts the metrics add up: the rows carry those only.
+        const metrics = new Set(
+          [...query.select, ...query.where.map((filter) => filter.column)].flatMap((column) =>
+            column.kind === "metric" ? [column.metric] : []
+          )
+        )
+        const counted = rollupCounts.filter((count) =>
+          count === "events"
+            ? metrics.has("eventsCount")
+            : metrics.has(count.startsWith("ask") ? "askResponseRating" : "pageFeedbackRating")
+        )
         const groupFilters = query.where.flatMap((filter) => {
           const column = filter.column
           if (column.kind !== "metric") return []
           const metric = column.metric
           return metric === "eventsCount" || metric === "sessionsCount" || metric === "visitorsCount"
-            ? [condition(count(metric), "number", filter)]
+            ? [condition(count(metric, distinctRows), "number", filter)]
             : [condition(sql`NULL`, "breakdown", filter)]
         })
 
         const columns = query.select.map((column, i) => {
           if (column.kind === "metric") {
-            const { parts, sortKeys } = metricOutputs(column.metric)
+            const { parts, sortKeys } = metricOutputs(column.metric, distinctRows)
             return {
               outputs: parts.map(([name, aggregate]) => sql`${aggregate}::int AS ${sql.literal(`s${i}_${name}`)}`),
               sortKeys,
@@ -326,30 +422,33 @@ export const InsightsRepositoryLive = Layer.effect(
           ...columns.flatMap((column) => column.sortKeys.map((key) => sql`${key} ASC NULLS FIRST`))
         ]
 
-        const inner = sql`SELECT ${
-          list([
-            ...grouped.flatMap((d) => d.parts.map((part) => sql`${part.expression} AS ${sql.literal(part.alias)}`)),
-            sql.literal("e.visitor_id, e.session_id, e.page_feedback_rating, e.ask_response_rating")
-          ])
-        }
-          FROM insight_events e
-          WHERE ${
-          sql.and([
-            sql`e.site_id = ${query.siteId}`,
-            sql`e."timestamp" >= ${query.range.from.getTime()}`,
-            sql`e."timestamp" < ${query.range.to.getTime()}`,
-            ...eventFilters
-          ])
-        }`
+        const picked = list([
+          ...grouped.flatMap((d) => d.parts.map((part) => sql`${part.expression} AS ${sql.literal(part.alias)}`)),
+          sql.literal(["e.visitor_id", "e.session_id", ...counted.map((c) => `e.${c}`)].join(", "))
+        ])
+        const inner = sql.join(" UNION ALL ", false)(
+          sources(query.siteId, query.range.from.getTime(), query.range.to.getTime(), rollup).map((from) =>
+            sql`SELECT ${picked} FROM ${from}${eventFilters.length === 0 ? sql`` : sql` WHERE ${sql.and(eventFilters)}`}`
+          )
+        )
+        const aliases = grouped.flatMap((d) => d.parts.map((part) => part.alias))
+        const rowsOf = distinctRows === undefined ? inner : (() => {
+          const key = distinctRows === "visitorsCount" ? "visitor_id" : "session_id"
+          const by = [...aliases.map((alias) => `u.${alias}`), `u.${key}`].join(", ")
+          return sql`SELECT ${sql.literal([by, ...counted.map((c) => `sum(u.${c}) AS ${c}`)].join(", "))}
+            FROM (${inner}) u GROUP BY ${sql.literal(by)}`
+        })()
         // Without groupBy there is one group, even an empty one: an aggregate with no GROUP BY.
-        const groupBy = grouped.length === 0
-          ? sql``
-          : sql`GROUP BY ${sql.literal(grouped.flatMap((d) => d.parts.map((part) => `g.${part.alias}`)).join(", "))}`
+        const groupBy = aliases.length === 0 ? sql`` : sql`GROUP BY ${sql.literal(aliases.map((alias) => `g.${alias}`).join(", "))}`
         const having = groupFilters.length === 0 ? sql`` : sql`HAVING ${sql.and(groupFilters)}`
-        const rows = yield* sql<Record<string, unknown>>`SELECT ${list(columns.flatMap((c) => c.outputs))}
-          FROM (${inner}) g ${groupBy} ${having}
-          ORDER BY ${list(orderBy)}
-          LIMIT ${query.limit}`
+        const rows = yield* sql.withTransaction(Effect.zipRight(
+          // Room to group a site's visitors in memory: the default (4 MB) spills them to disk.
+          sql`SET LOCAL work_mem = '32MB'`,
+          sql<Record<string, unknown>>`SELECT ${list(columns.flatMap((c) => c.outputs))}
+            FROM (${rowsOf}) g ${groupBy} ${having}
+            ORDER BY ${list(orderBy)}
+            LIMIT ${query.limit}`
+        ))
         return rows.map((row) => columns.map((column) => column.read(row)))
       }).pipe(Effect.orDie)
 
@@ -360,11 +459,18 @@ export const InsightsRepositoryLive = Layer.effect(
           const { value, walkable } = claimAt(path)
           return sql`CASE WHEN ${walkable} AND json_typeof(${value}) IN ('string', 'number', 'boolean') THEN ${value}::jsonb END`
         })
+        const inner = sql.join(" UNION ALL ", false)(
+          sources(siteId, since.getTime(), undefined, true).map((from) =>
+            sql`SELECT ${list(values.map((value, i) => sql`${value} AS ${sql.literal(`c${i}`)}`))}${
+              sql.literal(`${values.length === 0 ? "" : ", "}e.visitor_id, e.session_id, e.events`)
+            } FROM ${from}`
+          )
+        )
+        const claims = values.map((_, i) => `g.c${i}`)
         const rows = yield* sql<{ readonly claims: ReadonlyArray<QueryValue>; events: number; visitors: number; sessions: number }>`
-          SELECT jsonb_build_array(${list(values)}) AS claims, count(*)::int AS events,
-            count(DISTINCT e.visitor_id)::int AS visitors, count(DISTINCT e.session_id)::int AS sessions
-          FROM insight_events e
-          WHERE e.site_id = ${siteId} AND e."timestamp" >= ${since.getTime()}
+          SELECT jsonb_build_array(${sql.literal(claims.join(", "))}) AS claims, sum(g.events)::int AS events,
+            count(DISTINCT g.visitor_id)::int AS visitors, count(DISTINCT g.session_id)::int AS sessions
+          FROM (${inner}) g
           GROUP BY 1`
         return rows.map((row): SegmentCount => ({
           values: row.claims,
@@ -379,9 +485,14 @@ export const InsightsRepositoryLive = Layer.effect(
         Effect.gen(function*() {
           if (events.length === 0) return
           const months = [...new Set(events.map((event) => monthStartOf(event.timestamp.getTime())))]
-          const insert = sql`INSERT INTO insight_events
-            SELECT * FROM json_populate_recordset(NULL::insight_events, ${rowsJson(events)}::json)
-            ON CONFLICT DO NOTHING`
+          // The events its site has not stored yet, and in the same statement their counts in the rollup.
+          const insert = sql`WITH inserted AS (
+              INSERT INTO insight_events
+              SELECT * FROM json_populate_recordset(NULL::insight_events, ${rowsJson(events)}::json)
+              ON CONFLICT DO NOTHING
+              RETURNING *
+            )
+            ${sql.literal(addToRollup("inserted"))}`
           yield* ensurePartitions(months)
           // A month this server thought existed may have been purged by another one: create it again, once.
           yield* insert.pipe(Effect.catchIf(noPartition, () => Effect.zipRight(createPartitions(months), insert)))
@@ -403,6 +514,17 @@ export const InsightsRepositoryLive = Layer.effect(
           yield* Ref.update(knownMonths, (known) => new Set([...known].filter((month) => !dropped.includes(month))))
           // The month that holds the cutoff keeps its partition, less the events before it.
           yield* sql`DELETE FROM insight_events WHERE "timestamp" < ${cutoff.getTime()}`
+          // The rollup loses the hours before the cutoff's, and the cutoff's hour is counted again from the
+          // events left in it. Appends wait meanwhile (they take ROW EXCLUSIVE), so that none is counted
+          // twice; none of them can be as old as the cutoff.
+          const hour = cutoff.getTime() - cutoff.getTime() % HOUR
+          yield* sql.withTransaction(Effect.gen(function*() {
+            yield* sql`LOCK TABLE insight_rollup IN SHARE ROW EXCLUSIVE MODE`
+            yield* sql`DELETE FROM insight_rollup WHERE "timestamp" <= ${hour}`
+            yield* sql.unsafe(
+              addToRollup(`(SELECT * FROM insight_events WHERE "timestamp" >= ${hour} AND "timestamp" < ${hour + HOUR}) AS cutoff_hour`)
+            )
+          }))
         }).pipe(Effect.orDie)
     })
   })

@@ -7,4 +7,4 @@ import { InsightsRepositoryLive } from "./InsightsRepository.js"
 export const PgInsights: Layer.Layer<InsightsPorts, never, SqlClient.SqlClient> = InsightsRepositoryLive
 
 export { InsightsRepositoryLive } from "./InsightsRepository.js"
-export { insightsMigrations } from "./migrations.js"
+export { insightRollupMigration, insightsMigrations } from "./migrations.js"

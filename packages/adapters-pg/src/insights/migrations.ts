@@ -1,4 +1,8 @@
 import type { Migration } from "../shared/Migrations.js"
 import { migration as insights } from "./migrations/0012_insights.js"
+import { migration as rollup } from "./migrations/0019_insight_rollup.js"
 
 export const insightsMigrations: ReadonlyArray<Migration> = [insights]
+
+/** After the migrations of the contexts that came later, in the order of ids. */
+export const insightRollupMigration: Migration = rollup
