@@ -51,7 +51,10 @@ export const dirSize = (dir: string): number =>
     return sum + (entry.isDirectory() ? dirSize(path) : statSync(path).size)
   }, 0)
 
-/** Runs `use` with a fresh schema on the PostgreSQL server at `url`, dropped afterwards; `size` measures its tables. */
+/**
+ * Runs `use` with a fresh schema on the PostgreSQL server at `url`, dropped afterwards (kept, and
+ * named on stderr, with BENCH_KEEP_SCHEMA=true, to look into); `size` measures its tables.
+ */
 export const withBenchSchema = <A, E, R>(url: string, use: (schema: string, size: () => Promise<number>) => Effect.Effect<A, E, R>) => {
   const schema = `bench_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`
   const onServer = <B>(f: (sql: SqlClient.SqlClient) => Effect.Effect<B, unknown>) =>
@@ -65,8 +68,13 @@ export const withBenchSchema = <A, E, R>(url: string, use: (schema: string, size
         Effect.map((rows) => Number(rows[0]?.bytes ?? 0))
       )
     )
+  const keep = process.env["BENCH_KEEP_SCHEMA"] === "true"
   return Effect.zipRight(onServer((sql) => sql.unsafe(`CREATE SCHEMA ${schema}`)), use(schema, size)).pipe(
-    Effect.ensuring(onServer((sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
+    Effect.ensuring(
+      keep
+        ? Effect.asVoid(Effect.sync(() => process.stderr.write(`kept schema ${schema}\n`)))
+        : Effect.asVoid(onServer((sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)))
+    )
   )
 }
 

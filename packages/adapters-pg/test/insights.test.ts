@@ -14,8 +14,8 @@ import {
   type StoredEvent
 } from "@octavo/domain"
 import * as fc from "fast-check"
-import { Effect, Layer, Runtime } from "effect"
-import { PgInsights, insightsMigrations } from "../src/insights/index.js"
+import { Effect, Layer, Runtime, TestServices } from "effect"
+import { insightsMigrations, makeInsightsRepository, PgInsights } from "../src/insights/index.js"
 import { migrations } from "../src/Migrations.js"
 import { migrateTo } from "../src/shared/index.js"
 import { sqlClients } from "./helpers.js"
@@ -651,6 +651,36 @@ const suite = (name: string, client: () => Layer.Layer<SqlClient.SqlClient>, run
           yield* repo.purgeBefore(at("2002-05-02T10:30:00Z"))
           yield* dropEvents("rollup-purge")
           expect(yield* countOf("rollup-purge", "2002-05-02T09:00:00Z", "2002-05-02T11:00:00Z")).toBe(1)
+        }))
+    })
+
+    describe("statistics", () => {
+      it.effect("analyzes the rollup and the months stored to once enough events have come", () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          // reltuples is -1 for a table never analyzed, then its row count.
+          const analyzed = (table: string) =>
+            Effect.map(
+              sql<{ readonly rows: number }>`SELECT reltuples::int AS rows FROM pg_class WHERE oid = ${table}::regclass`,
+              (rows) => rows[0]?.rows ?? -1
+            ).pipe(Effect.orDie)
+          const repo = yield* makeInsightsRepository({ analyzeEvery: 5 })
+          const batch = (ids: ReadonlyArray<string>) => ids.map((id) => event("stats", id, "2003-07-02T10:00:00Z"))
+          yield* repo.append(batch(["t1", "t2", "t3"]))
+          // Three events: not yet.
+          // The test clock does not move by itself: the waits are real.
+          const pause = (millis: number) => TestServices.provideLive(Effect.sleep(millis))
+          yield* pause(100)
+          expect(yield* analyzed("insight_events_2003_07")).toBe(-1)
+          yield* repo.append(batch(["t4", "t5"]))
+          // Five: the analysis runs in the background; it counts the partition's rows.
+          let rows = -1
+          for (let i = 0; i < 100 && rows !== 5; i++) {
+            yield* pause(50)
+            rows = yield* analyzed("insight_events_2003_07")
+          }
+          expect(rows).toBe(5)
+          expect(yield* analyzed("insight_rollup")).toBeGreaterThanOrEqual(1)
         }))
     })
 

@@ -19,8 +19,9 @@ import {
 import { Effect, Layer, Ref } from "effect"
 import { addToRollup, columnOf, HOUR_MS, rolledUp, rollupCounts, rollupFields } from "./Rollup.js"
 
-// Site insights (conventions-2.md §2) over `insight_events`, partitioned by month: an aggregate
-// query compiles into one statement whose answer is `evaluateQuery`'s (the domain's reference).
+// Site insights (conventions-2.md §2) over `insight_events`, partitioned by month, and its hourly
+// rollup (Rollup.ts): an aggregate query compiles into one statement whose answer is `evaluateQuery`'s
+// (the domain's reference), whichever of the two it reads.
 
 // Partitions are created by whichever server appends first; any constant will do as long as every server uses it.
 const PARTITION_LOCK = "7244617236240192"
@@ -114,13 +115,48 @@ const asNumber = (value: unknown): QueryValue => value === null ? null : Number(
 const asBoolean = (value: unknown): QueryValue => value === null ? null : value === true || value === "t"
 const asBucket = (value: unknown): QueryValue => value === null ? null : new Date(Number(value)).toISOString()
 
-export const InsightsRepositoryLive = Layer.effect(
-  InsightsRepository,
+export interface InsightsStorageOptions {
+  /**
+   * After this many events stored by this server, the rollup and the partitions of the months they
+   * went to are analyzed (in the background), so that the planner knows their size: PGlite has no
+   * autovacuum, and a server's runs every minute at best. Without statistics PostgreSQL takes a
+   * million rollup rows for a hundred and sorts visitors it should hash, several times slower.
+   */
+  readonly analyzeEvery: number
+}
+
+export const makeInsightsRepository = (options: InsightsStorageOptions) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const list = sql.join(", ", false)
     /** The months whose partitions this server has seen exist. */
     const knownMonths = yield* Ref.make<ReadonlySet<number>>(new Set())
+    /** The events stored since the last analysis, and the months they went to. */
+    const unanalyzed = yield* Ref.make<{ readonly events: number; readonly months: ReadonlySet<number> }>({
+      events: 0,
+      months: new Set()
+    })
+    const analyzing = yield* Effect.makeSemaphore(1)
+
+    /** Analyzes the rollup and the months' partitions, unless an analysis is under way; a month purged since is skipped. */
+    const analyze = (months: ReadonlySet<number>) =>
+      analyzing.withPermitsIfAvailable(1)(Effect.gen(function*() {
+        yield* sql`ANALYZE insight_rollup`
+        for (const month of months) {
+          // The name is made of numbers only.
+          yield* sql.unsafe(`ANALYZE ${partitionOf(month).name}`).pipe(Effect.ignore)
+        }
+      })).pipe(Effect.ignore)
+
+    /** Counts a batch towards the next analysis, and starts it when due. */
+    const countTowardsAnalysis = (events: number, months: ReadonlyArray<number>) =>
+      Effect.flatMap(
+        Ref.modify(unanalyzed, (state) => {
+          const next = { events: state.events + events, months: new Set([...state.months, ...months]) }
+          return next.events >= options.analyzeEvery ? [next.months, { events: 0, months: new Set<number>() }] : [undefined, next]
+        }),
+        (due) => due === undefined ? Effect.void : Effect.asVoid(Effect.forkDaemon(analyze(due)))
+      )
 
     const createPartitions = (months: ReadonlyArray<number>) =>
       sql.withTransaction(Effect.gen(function*() {
@@ -496,6 +532,7 @@ export const InsightsRepositoryLive = Layer.effect(
           yield* ensurePartitions(months)
           // A month this server thought existed may have been purged by another one: create it again, once.
           yield* insert.pipe(Effect.catchIf(noPartition, () => Effect.zipRight(createPartitions(months), insert)))
+          yield* countTowardsAnalysis(events.length, months)
         }).pipe(Effect.orDie),
       aggregate,
       segments,
@@ -528,4 +565,8 @@ export const InsightsRepositoryLive = Layer.effect(
         }).pipe(Effect.orDie)
     })
   })
-)
+
+export const insightsRepositoryLayer = (options: InsightsStorageOptions) =>
+  Layer.effect(InsightsRepository, makeInsightsRepository(options))
+
+export const InsightsRepositoryLive = insightsRepositoryLayer({ analyzeEvery: 100_000 })

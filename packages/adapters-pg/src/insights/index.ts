@@ -6,5 +6,10 @@ import { InsightsRepositoryLive } from "./InsightsRepository.js"
 /** The insights context's storage: site events in monthly partitions, their aggregations and segments. */
 export const PgInsights: Layer.Layer<InsightsPorts, never, SqlClient.SqlClient> = InsightsRepositoryLive
 
-export { InsightsRepositoryLive } from "./InsightsRepository.js"
+export {
+  insightsRepositoryLayer,
+  InsightsRepositoryLive,
+  type InsightsStorageOptions,
+  makeInsightsRepository
+} from "./InsightsRepository.js"
 export { insightRollupMigration, insightsMigrations } from "./migrations.js"
