@@ -96,7 +96,7 @@ describe("migrate", () => {
       [16, "openapi", "e1f1e2f398f48a0644fb30e752169a21e72794498776a337834f3aea52646315"],
       [17, "integrations", "4efea31fd513507b2d8f4bc8a71695fb7154f8994fcc0c95e36862e02b58d005"],
       [18, "gitsync", "ab3a6a535b1c616927342632d62b2f1e47831dcb38d4976985b9016027f2b0f8"],
-      [19, "insight_rollup", "abb6d7a6a5aa8044f5293585e2cedd27984cfd3eb032b0e1094edbb0faab7c2d"]
+      [19, "insight_rollup", "1df250f344a44271e6146fb2a061fa7ae6c80ce00998c3bd46079b93334f5143"]
     ])
   })
 

@@ -55,11 +55,11 @@ const noPartition = (error: SqlError): boolean => {
   return typeof cause === "object" && cause !== null && "code" in cause && cause.code === "23514"
 }
 
-/** A rollup row as `insight_events`' columns of the same names read: its claims as json again. */
+/** A rollup row as `insight_events`' columns of the same names read. */
 const rollupRelationColumns = [
   "r.site_id",
   `r."timestamp"`,
-  ...rollupFields.map(columnOf).map((column) => column === "visitor_claims" ? "r.visitor_claims::json AS visitor_claims" : `r.${column}`),
+  ...rollupFields.map((field) => `r.${columnOf(field)}`),
   ...rollupCounts.map((column) => `r.${column}`)
 ].join(", ")
 
@@ -201,7 +201,7 @@ export const makeInsightsRepository = (options: InsightsStorageOptions) =>
      * reference walks objects only). The claims are stored as json, the text JSON.stringify wrote, so a
      * number, an object or an array reads back as the very text the reference makes of it.
      */
-    const claimAt = (path: ReadonlyArray<string>): { readonly value: Fragment; readonly walkable: Fragment } => {
+    const claimAt = (path: ReadonlyArray<string>): { readonly value: Fragment; readonly text: Fragment; readonly walkable: Fragment } => {
       const array = (names: ReadonlyArray<string>) => sql`ARRAY[${list(names.map((name) => sql`${name}::text`))}]::text[]`
       // #> takes a name of digits as an index into an array; the reference does not.
       const objects = path.flatMap((name, i) =>
@@ -209,7 +209,11 @@ export const makeInsightsRepository = (options: InsightsStorageOptions) =>
           ? [sql`json_typeof(${i === 0 ? sql`e.visitor_claims` : sql`e.visitor_claims #> ${array(path.slice(0, i))}`}) = 'object'`]
           : []
       )
-      return { value: sql`(e.visitor_claims #> ${array(path)})`, walkable: objects.length === 0 ? sql`TRUE` : sql.and(objects) }
+      return {
+        value: sql`(e.visitor_claims #> ${array(path)})`,
+        text: sql`(e.visitor_claims #>> ${array(path)})`,
+        walkable: objects.length === 0 ? sql`TRUE` : sql.and(objects)
+      }
     }
 
     const dimension = (column: QueryColumn): Dimension => {
@@ -229,13 +233,11 @@ export const makeInsightsRepository = (options: InsightsStorageOptions) =>
             : { expression, type: "string", read: asString }
         }
         case "visitorClaim": {
-          const { value, walkable } = claimAt(column.claim.split("."))
-          // Strings as they are, numbers and booleans as their JSON text, JSON null as absent.
+          const { text, walkable } = claimAt(column.claim.split("."))
+          // Strings as they are, numbers, booleans, objects and arrays as their JSON text, JSON null as
+          // absent: what #>> answers, reading the claims once.
           return {
-            expression: sql`(CASE WHEN NOT ${walkable} THEN NULL
-              WHEN json_typeof(${value}) = 'string' THEN ${value} #>> '{}'
-              WHEN json_typeof(${value}) = 'null' THEN NULL
-              ELSE ${value}::text END) COLLATE "C"`,
+            expression: sql`(CASE WHEN ${walkable} THEN ${text} END) COLLATE "C"`,
             type: "string",
             read: asString
           }

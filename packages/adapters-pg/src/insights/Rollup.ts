@@ -59,13 +59,15 @@ export const rollupCounts = counts.map(([column]) => column)
 /**
  * SQL that adds the events of `source` (a relation with `insight_events`' columns) to the rollup: the
  * statement that stores a batch, the migration that creates the rollup, and the retention purge share it.
- * The claims are grouped and kept by their JSON text. Rows are written in the order of their key,
+ * The claims are grouped by their JSON text (json has no equality) and kept as json. Rows are written in the order of their key,
  * so that two batches adding to the same rows lock them in the same order.
  */
 export const addToRollup = (source: string): string => {
   const grouped = columns.map((column) => column === "visitor_claims" ? "claims_text" : column)
   return `INSERT INTO insight_rollup (site_id, "timestamp", key, ${columns.join(", ")}, ${rollupCounts.join(", ")})
-SELECT site_id, hour, sha256(convert_to(ROW(${grouped.join(", ")})::text, 'UTF8')), ${grouped.join(", ")}, ${rollupCounts.join(", ")}
+SELECT site_id, hour, sha256(convert_to(ROW(${grouped.join(", ")})::text, 'UTF8')), ${
+    grouped.map((column) => column === "claims_text" ? "claims_text::json" : column).join(", ")
+  }, ${rollupCounts.join(", ")}
 FROM (
   SELECT site_id, "timestamp" - "timestamp" % ${HOUR_MS} AS hour,
     ${columns.map((column) => column === "visitor_claims" ? "visitor_claims::text AS claims_text" : column).join(", ")},

@@ -22,7 +22,7 @@ CREATE TABLE insight_rollup (
   visitor_language text COLLATE "C",
   visitor_geo_country text COLLATE "C",
   visitor_authenticated boolean NOT NULL,
-  visitor_claims text COLLATE "C",
+  visitor_claims json,
   referrer_domain text COLLATE "C",
   utm_source text COLLATE "C",
   utm_medium text COLLATE "C",
