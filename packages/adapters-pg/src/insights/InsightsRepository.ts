@@ -17,7 +17,7 @@ import {
   StoredEvent
 } from "@octavo/domain"
 import { Effect, Layer, Ref } from "effect"
-import { addToRollup, columnOf, HOUR_MS, rolledUp, rollupCounts, rollupFields } from "./Rollup.js"
+import { addToRollup, columnOf, HOUR_MS, rolledUp, rollupCounts, rollupFields, rollupSourceColumns } from "./Rollup.js"
 
 // Site insights (conventions-2.md §2) over `insight_events`, partitioned by month, and its hourly
 // rollup (Rollup.ts): an aggregate query compiles into one statement whose answer is `evaluateQuery`'s
@@ -528,7 +528,7 @@ export const makeInsightsRepository = (options: InsightsStorageOptions) =>
               INSERT INTO insight_events
               SELECT * FROM json_populate_recordset(NULL::insight_events, ${rowsJson(events)}::json)
               ON CONFLICT DO NOTHING
-              RETURNING *
+              RETURNING ${sql.literal(rollupSourceColumns)}
             )
             ${sql.literal(addToRollup("inserted"))}`
           yield* ensurePartitions(months)

@@ -56,6 +56,9 @@ const counts: ReadonlyArray<readonly [column: string, condition: string | undefi
 ]
 export const rollupCounts = counts.map(([column]) => column)
 
+/** The columns of an event that `addToRollup` reads. */
+export const rollupSourceColumns = ["site_id", `"timestamp"`, ...columns, "page_feedback_rating", "ask_response_rating"].join(", ")
+
 /**
  * SQL that adds the events of `source` (a relation with `insight_events`' columns) to the rollup: the
  * statement that stores a batch, the migration that creates the rollup, and the retention purge share it.
