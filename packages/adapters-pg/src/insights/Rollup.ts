@@ -61,9 +61,10 @@ export const rollupSourceColumns = ["site_id", `"timestamp"`, ...columns, "page_
 
 /**
  * SQL that adds the events of `source` (a relation with `insight_events`' columns) to the rollup: the
- * statement that stores a batch, the migration that creates the rollup, and the retention purge share it.
- * The claims are grouped by their JSON text (json has no equality) and kept as json. Rows are written in the order of their key,
- * so that two batches adding to the same rows lock them in the same order.
+ * statement that stores a batch, the migration that creates the rollup, and the retention purge
+ * share it. The claims are grouped by their JSON text (json has no equality) and kept as json. Rows
+ * are written in the order of their key, so that two batches adding to the same rows lock them in the
+ * same order.
  */
 export const addToRollup = (source: string): string => {
   const grouped = columns.map((column) => column === "visitor_claims" ? "claims_text" : column)

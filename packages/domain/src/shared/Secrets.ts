@@ -28,6 +28,7 @@ const idBytes = (() => {
   const pool = new Uint8Array(4096)
   let at = pool.length
   return (length: number): Uint8Array => {
+    if (length > pool.length) return webCrypto.getRandomValues(new Uint8Array(length))
     if (at + length > pool.length) {
       webCrypto.getRandomValues(pool)
       at = 0
