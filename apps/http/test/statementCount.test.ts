@@ -56,7 +56,7 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
         expect(counts).toEqual([
           ["/v1/spaces/{id}", 5],
           ["/v1/collections/{id}/spaces?limit=100", 7],
-          ["/v1/orgs/{id}", 3],
+          ["/v1/orgs/{id}", 2],
           ["/v1/collections/{id}", 1],
           ["/v1/orgs/{id}/spaces?limit=100", 8],
           ["/v1/spaces/{id}/content", 5]

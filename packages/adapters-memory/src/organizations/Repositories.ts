@@ -146,6 +146,13 @@ export const MemoryTeamRepository = layerOver(TeamRepository, OrganizationsState
         )
         return pageInMemory(found.map((t) => withCount(state, t)), teamKeyset, "asc", page)
       }),
+    ownsAny: (organizationId, userId) =>
+      store.read((state) =>
+        teams.valuesIn(state).some((t) =>
+          t.organizationId === organizationId &&
+          Option.exists(HashMap.get(teamMemberships.in(state), pairKey(t.id, userId)), (m) => m.role === "owner")
+        )
+      ),
     findMembership: (teamId, userId) => teamMemberships.get(pairKey(teamId, userId)),
     upsertMembership: (membership) =>
       teamMemberships.upsert(

@@ -54,6 +54,13 @@ export const TeamRepositoryLive = Layer.effect(
           keysetOf: ({ team }) => teams.keysetOf(team)
         })
       },
+      ownsAny: (organizationId, userId) =>
+        Effect.map(
+          sql<{ readonly owns: boolean }>`SELECT EXISTS (SELECT 1 FROM teams t JOIN team_memberships o ON o.team_id = t.id
+            WHERE t.organization_id = ${organizationId} AND o.user_id = ${userId} AND o.role = 'owner') AS owns`,
+          // node-postgres reads a boolean as true or false, PGlite too.
+          (rows) => rows[0]?.owns === true
+        ).pipe(Effect.orDie),
       findMembership: (teamId, userId) => findMembership([teamId, userId]),
       upsertMembership: execute(MembershipRow, (row) =>
         sql`INSERT INTO team_memberships ${sql.insert(row)}

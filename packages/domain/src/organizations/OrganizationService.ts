@@ -41,15 +41,11 @@ export class Organizations extends Effect.Service<Organizations>()("@octavo/doma
     const accessOrganization = yield* makeAccess
     const ssoProviders = yield* SsoProviders
 
-    /** Whether the member owns one of the organization's teams: a count, not a list. */
-    const ownsTeam = (member: Member) =>
-      Effect.map(
-        teams.list(member.organizationId, { ownedBy: member.userId }, { limit: 1, after: Option.none() }),
-        (owned) => owned.count > 0
-      )
-
     const view = (organization: Organization, member: Member) =>
-      Effect.map(ownsTeam(member), (owns): OrganizationView => ({ organization, permissions: organizationPermissions(member, owns) }))
+      Effect.map(
+        teams.ownsAny(member.organizationId, member.userId),
+        (owns): OrganizationView => ({ organization, permissions: organizationPermissions(member, owns) })
+      )
 
     /** The view of a non-member (an organization it could join) grants nothing. */
     const viewAs = (organization: Organization, member: Member | undefined) =>

@@ -86,6 +86,8 @@ export class TeamRepository extends Context.Tag("@octavo/domain/TeamRepository")
   readonly findById: (id: TeamId) => Effect.Effect<Option.Option<TeamWithCount>>
   /** Keyset over (createdAt in epoch ms, id) ascending; `title` matches case-insensitively. */
   readonly list: (organizationId: OrganizationId, filter: TeamFilter, page: PageRequest) => Effect.Effect<Page<TeamWithCount>>
+  /** Whether the user has the team role `owner` in one of the organization's teams. */
+  readonly ownsAny: (organizationId: OrganizationId, userId: UserId) => Effect.Effect<boolean>
   readonly findMembership: (teamId: TeamId, userId: UserId) => Effect.Effect<Option.Option<TeamMembership>>
   /** Adds the membership or replaces its role. */
   readonly upsertMembership: (membership: TeamMembership) => Effect.Effect<void>

@@ -288,6 +288,10 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           const owned = yield* teams.list(organization.id, { ownedBy: plain.id }, first())
           expect(owned.items.map((t) => t.team.id)).toEqual([devs.id])
           expect(owned.count).toBe(1)
+          // A team's owner owns in its organization only; a plain member owns nothing.
+          expect(yield* teams.ownsAny(organization.id, plain.id)).toBe(true)
+          expect(yield* teams.ownsAny(organization.id, owner.id)).toBe(true)
+          expect(yield* teams.ownsAny(elsewhere.id, owner.id)).toBe(false)
 
           const memberships = yield* walk((page) => teams.listMemberships(writers.id, page), 1)
           expect(memberships.map((m) => [m.userId, m.role])).toEqual([[plain.id, "member"], [owner.id, "owner"]])
@@ -307,6 +311,18 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           expect(yield* teams.findById(writers.id)).toEqual(Option.none())
           expect(yield* teams.findMembership(writers.id, owner.id)).toEqual(Option.none())
           expect(yield* teams.countForUser(organization.id, owner.id)).toBe(0)
+          // The owner's one team is gone, and a team's plain member owns nothing.
+          expect(yield* teams.ownsAny(organization.id, owner.id)).toBe(false)
+          const member = yield* makeUser()
+          yield* teams.upsertMembership({
+            teamId: devs.id,
+            organizationId: organization.id,
+            userId: member.id,
+            role: "member",
+            addedAt: at(5)
+          })
+          expect(yield* teams.ownsAny(organization.id, member.id)).toBe(false)
+          expect(yield* teams.ownsAny(organization.id, plain.id)).toBe(true)
         }))
 
       it.effect("invites: stored, changed, listed by creation, deleted", () =>
