@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Actor } from "../identity/Actor.js"
 import { OrganizationId, type UserId } from "../shared/Ids.js"
 import { EmailDomain, validate } from "../shared/Limits.js"
