@@ -396,27 +396,24 @@ export const makeInsightsRepository = (options: InsightsStorageOptions) =>
             ? condition(sql`e."timestamp"`, "number", filter)
             : condition(dimension(filter.column).expression, dimension(filter.column).type, filter)
         )
-        // Visitors or sessions alone are counted by grouping the rows by visitor (or session) first, a
-        // hash aggregation, rather than by count(DISTINCT …), which sorts each group.
-        const distinctMetrics = new Set(
-          [...query.select, ...query.where.map((filter) => filter.column)].flatMap((column) =>
-            column.kind === "metric" && (column.metric === "visitorsCount" || column.metric === "sessionsCount")
-              ? [column.metric]
-              : []
-          )
-        )
-        // A filter on the time itself reads each event's; every other column the rollup may answer.
-        const rollup = query.groupBy.every(rollupReads) &&
-          query.where.every((filter) => filter.column.kind !== "datetime" && rollupReads(filter.column))
-        // Only over the rollup, where a visitor has many rows: over events grouped by page, nearly every
-        // row is a visitor of its own, and sorting them is the cheaper.
-        const [distinctRows] = rollup && distinctMetrics.size === 1 ? [...distinctMetrics] : []
-        // The counts the metrics add up: the rows carry those only.
+        // The metrics selected or filtered on.
         const metrics = new Set(
           [...query.select, ...query.where.map((filter) => filter.column)].flatMap((column) =>
             column.kind === "metric" ? [column.metric] : []
           )
         )
+        // A filter on the time itself reads each event's; every other column the rollup may answer.
+        const rollup = query.groupBy.every(rollupReads) &&
+          query.where.every((filter) => filter.column.kind !== "datetime" && rollupReads(filter.column))
+        // Visitors or sessions alone are counted by grouping the rows by visitor (or session) first, a
+        // hash aggregation, rather than by count(DISTINCT …), which sorts each group. Only over the
+        // rollup, where a visitor has many rows: over events grouped by page, nearly every row is a
+        // visitor of its own, and sorting them is the cheaper.
+        const distinctMetrics = [...metrics].filter((metric): metric is DistinctMetric =>
+          metric === "visitorsCount" || metric === "sessionsCount"
+        )
+        const [distinctRows] = rollup && distinctMetrics.length === 1 ? distinctMetrics : []
+        // The counts the metrics add up: the rows carry those only.
         const counted = rollupCounts.filter((count) =>
           count === "events"
             ? metrics.has("eventsCount")
