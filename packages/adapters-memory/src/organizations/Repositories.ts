@@ -125,6 +125,9 @@ export const MemoryTeamRepository = layerOver(TeamRepository, OrganizationsState
     members: HashMap.size(HashMap.filter(teamMemberships.in(state), (m) => m.teamId === team.id))
   })
   const teamKeyset = ({ team }: TeamWithCount) => byCreation(team)
+  /** Whether the team has the user in the team role `owner`. */
+  const ownsTeam = (state: Snapshot, teamId: string, userId: string) =>
+    Option.exists(HashMap.get(teamMemberships.in(state), pairKey(teamId, userId)), (m) => m.role === "owner")
   return {
     ...byId(teams),
     delete: (id) =>
@@ -141,18 +144,12 @@ export const MemoryTeamRepository = layerOver(TeamRepository, OrganizationsState
         const found = teams.valuesIn(state).filter((t) =>
           t.organizationId === organizationId &&
           (title === undefined || containsFolded(t.title, title)) &&
-          (ownedBy === undefined ||
-            Option.exists(HashMap.get(teamMemberships.in(state), pairKey(t.id, ownedBy)), (m) => m.role === "owner"))
+          (ownedBy === undefined || ownsTeam(state, t.id, ownedBy))
         )
         return pageInMemory(found.map((t) => withCount(state, t)), teamKeyset, "asc", page)
       }),
     ownsAny: (organizationId, userId) =>
-      store.read((state) =>
-        teams.valuesIn(state).some((t) =>
-          t.organizationId === organizationId &&
-          Option.exists(HashMap.get(teamMemberships.in(state), pairKey(t.id, userId)), (m) => m.role === "owner")
-        )
-      ),
+      store.read((state) => teams.valuesIn(state).some((t) => t.organizationId === organizationId && ownsTeam(state, t.id, userId))),
     findMembership: (teamId, userId) => teamMemberships.get(pairKey(teamId, userId)),
     upsertMembership: (membership) =>
       teamMemberships.upsert(

@@ -17,7 +17,8 @@ import {
   StoredEvent
 } from "@octavo/domain"
 import { Effect, Layer, Ref } from "effect"
-import { addToRollup, columnOf, HOUR_MS, rolledUp, rollupCounts, rollupFields, rollupSourceColumns } from "./Rollup.js"
+import { snakeCase as columnOf } from "../shared/Rows.js"
+import { addToRollup, eventCounts, HOUR_MS as HOUR, rolledUp, rollupCounts, rollupFields, rollupSourceColumns } from "./Rollup.js"
 
 // Site insights (conventions-2.md §2) over `insight_events`, partitioned by month, and its hourly
 // rollup (Rollup.ts): an aggregate query compiles into one statement whose answer is `evaluateQuery`'s
@@ -83,7 +84,6 @@ const rowsJson = (events: ReadonlyArray<StoredEvent>): string =>
     return row
   }))
 
-const HOUR = HOUR_MS
 /** The event's day, counted from 1970-01-01 (UTC). */
 const DAY_NUMBER = `(e."timestamp" / ${HOUR * 24})`
 
@@ -339,17 +339,7 @@ export const makeInsightsRepository = (options: InsightsStorageOptions) =>
      */
     const source = (from: "events" | "rollup", siteId: string, range: readonly [number, number | undefined]): Fragment => {
       const relation = from === "events"
-        ? sql`SELECT e.*, 1 AS events, ${
-          sql.literal(
-            [
-              "(CASE WHEN e.page_feedback_rating = 'ok' THEN 1 ELSE 0 END) AS page_feedback_ok",
-              "(CASE WHEN e.page_feedback_rating = 'good' THEN 1 ELSE 0 END) AS page_feedback_good",
-              "(CASE WHEN e.page_feedback_rating = 'bad' THEN 1 ELSE 0 END) AS page_feedback_bad",
-              "(CASE WHEN e.ask_response_rating = 1 THEN 1 ELSE 0 END) AS ask_positive",
-              "(CASE WHEN e.ask_response_rating = -1 THEN 1 ELSE 0 END) AS ask_negative"
-            ].join(", ")
-          )
-        } FROM insight_events e`
+        ? sql`SELECT e.*, ${sql.literal(eventCounts)} FROM insight_events e`
         : sql`SELECT ${sql.literal(rollupRelationColumns)} FROM insight_rollup r`
       const [start, end] = range
       return sql`(${relation} WHERE ${

@@ -1,4 +1,5 @@
 import type { FieldColumnName, StoredEvent } from "@octavo/domain"
+import { snakeCase } from "../shared/Rows.js"
 
 // The hourly rollup of site events (`insight_rollup`): one row per site, hour and combination of the
 // fields below, with how many events it stands for and their ratings. Those fields are the ones a
@@ -40,10 +41,7 @@ export const rolledUp = (column: FieldColumnName, storedField: keyof StoredEvent
 
 export const HOUR_MS = 3_600_000
 
-/** `visitorOS` → `visitor_os`: the column `rowOf` derives for a field. */
-export const columnOf = (field: string): string => field.replace(/([a-z0-9])([A-Z]+)/g, "$1_$2").toLowerCase()
-
-const columns = rollupFields.map(columnOf)
+const columns = rollupFields.map(snakeCase)
 
 /** The counts a rollup row adds up, and how each counts an event. */
 const counts: ReadonlyArray<readonly [column: string, condition: string | undefined]> = [
@@ -55,6 +53,11 @@ const counts: ReadonlyArray<readonly [column: string, condition: string | undefi
   ["ask_negative", "ask_response_rating = -1"]
 ]
 export const rollupCounts = counts.map(([column]) => column)
+
+/** The counts one event stands for, as columns of a select over `insight_events`. */
+export const eventCounts = counts.map(([column, condition]) =>
+  condition === undefined ? `1 AS ${column}` : `(CASE WHEN ${condition} THEN 1 ELSE 0 END) AS ${column}`
+).join(", ")
 
 /** The columns of an event that `addToRollup` reads. */
 export const rollupSourceColumns = ["site_id", `"timestamp"`, ...columns, "page_feedback_rating", "ask_response_rating"].join(", ")

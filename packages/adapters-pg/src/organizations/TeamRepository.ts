@@ -28,6 +28,10 @@ export const TeamRepositoryLive = Layer.effect(
       ([teamId, userId]) => sql`SELECT * FROM team_memberships WHERE team_id = ${teamId} AND user_id = ${userId}`
     )
 
+    /** Whether the team `t` has the user in the team role `owner`. */
+    const ownedBy = (userId: UserId): Fragment =>
+      sql`EXISTS (SELECT 1 FROM team_memberships o WHERE o.team_id = t.id AND o.user_id = ${userId} AND o.role = 'owner')`
+
     return TeamRepository.of({
       insert: execute(TeamRow, (row) => sql`INSERT INTO teams ${sql.insert(row)}`),
       update: execute(TeamRow, (row) => sql`UPDATE teams SET ${sql.update(row, ["id"])} WHERE id = ${row["id"]}`),
@@ -41,8 +45,7 @@ export const TeamRepositoryLive = Layer.effect(
         const where: Array<Fragment> = [sql`t.organization_id = ${organizationId}`]
         if (filter.title !== undefined) where.push(containsIgnoringCase(sql, "t.title", filter.title))
         if (filter.ownedBy !== undefined) {
-          where.push(sql`EXISTS (SELECT 1 FROM team_memberships o
-            WHERE o.team_id = t.id AND o.user_id = ${filter.ownedBy} AND o.role = 'owner')`)
+          where.push(ownedBy(filter.ownedBy))
         }
         return selectPage(sql, {
           select: withCount,
@@ -56,8 +59,8 @@ export const TeamRepositoryLive = Layer.effect(
       },
       ownsAny: (organizationId, userId) =>
         Effect.map(
-          sql<{ readonly owns: boolean }>`SELECT EXISTS (SELECT 1 FROM teams t JOIN team_memberships o ON o.team_id = t.id
-            WHERE t.organization_id = ${organizationId} AND o.user_id = ${userId} AND o.role = 'owner') AS owns`,
+          sql<{ readonly owns: boolean }>`SELECT EXISTS (SELECT 1 FROM teams t
+            WHERE t.organization_id = ${organizationId} AND ${ownedBy(userId)}) AS owns`,
           // node-postgres reads a boolean as true or false, PGlite too.
           (rows) => rows[0]?.owns === true
         ).pipe(Effect.orDie),

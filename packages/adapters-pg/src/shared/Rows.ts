@@ -40,7 +40,7 @@ type Fields = Schema.Struct.Fields
 type Codecs<F extends Fields> = { readonly [K in keyof F]?: Schema.Schema.AnyNoContext }
 
 /** `photoURL` → `photo_url`, `isInstanceAdmin` → `is_instance_admin`. */
-const snakeCase = (field: string): string => field.replace(/([a-z0-9])([A-Z]+)/g, "$1_$2").toLowerCase()
+export const snakeCase = (field: string): string => field.replace(/([a-z0-9])([A-Z]+)/g, "$1_$2").toLowerCase()
 
 const derive = <F extends Fields>(
   fields: F,
