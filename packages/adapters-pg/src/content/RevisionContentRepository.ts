@@ -9,7 +9,7 @@ import {
   RevisionId
 } from "@octavo/domain"
 import { Array as Arr, Effect, Layer, Option, Schema } from "effect"
-import { documentOf, findAll, findOne } from "../shared/Rows.js"
+import { documentOf, findOne, single } from "../shared/Rows.js"
 
 /**
  * How many revisions a chain of deltas may hold before a revision is stored in full. Each revision
@@ -29,9 +29,8 @@ const StoredFile = documentOf(File)
 const encodePage = Schema.encodeSync(StoredPage)
 const encodeFile = Schema.encodeSync(StoredFile)
 
-/** The entries of a revision's content, one a row, as the queries below select them. */
-const PageEntry = Schema.Struct({ entry: StoredPage })
-const FileEntry = Schema.Struct({ entry: StoredFile })
+/** A revision's live pages and files, each kind a JSON array of its entries. */
+const Content = Schema.Struct({ pages: Schema.Array(StoredPage), files: Schema.Array(StoredFile) })
 /** The nearest revision's entry for one page: NULL when that revision deletes it. */
 const NearestPage = Schema.Struct({ entry: Schema.OptionFromNullOr(StoredPage) })
 
@@ -94,12 +93,12 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
       /** "table (revision_id, id column, value column)" */
       const into = (entries: EntryTable): Fragment => sql.literal(`${entries.table} (revision_id, ${entries.id}, ${entries.value})`)
 
-      const loadEntries = <A, I>(entries: EntryTable, Entry: Schema.Schema<A, I>) =>
-        findAll(RevisionId, Entry, (revisionId) =>
-          sql`${withChain(revisionId)}
-            SELECT entry FROM (${latestEntries(entries)}) latest WHERE entry IS NOT NULL`)
-      const loadPages = loadEntries(pagesTable, PageEntry)
-      const loadFiles = loadEntries(filesTable, FileEntry)
+      /** A revision's pages and files in one statement: each kind's live entries as a JSON array. */
+      const loadContent = single(RevisionId, Content, (revisionId) =>
+        sql`${withChain(revisionId)}
+          SELECT
+            coalesce((SELECT json_agg(entry) FROM (${latestEntries(pagesTable)}) latest WHERE entry IS NOT NULL), '[]'::json) AS pages,
+            coalesce((SELECT json_agg(entry) FROM (${latestEntries(filesTable)}) latest WHERE entry IS NOT NULL), '[]'::json) AS files`)
       const loadPage = findOne(Schema.Tuple(RevisionId, PageId), NearestPage, ([revisionId, pageId]) =>
         sql`${withChain(revisionId)}
           SELECT p.page AS entry FROM chain
@@ -159,11 +158,10 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
           })).pipe(Effect.orDie),
         load: (revisionId) =>
           Effect.gen(function*() {
-            const pages = yield* loadPages(revisionId)
-            const files = yield* loadFiles(revisionId)
+            const { files, pages } = yield* loadContent(revisionId)
             const content: RevisionContent = {
-              pages: new Map(pages.map(({ entry }) => [entry.id, entry] as const)),
-              files: new Map(files.map(({ entry }) => [entry.id, entry] as const))
+              pages: new Map(pages.map((entry) => [entry.id, entry] as const)),
+              files: new Map(files.map((entry) => [entry.id, entry] as const))
             }
             return content
           }),

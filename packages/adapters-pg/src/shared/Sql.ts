@@ -93,7 +93,9 @@ export interface PageQuery<A, I = unknown> {
 
 /**
  * One page of a keyset-ordered list, as `pageInMemory` defines it: one row more than the limit
- * tells whether another page follows; a second query counts every match.
+ * tells whether another page follows, and a count of every match. One statement answers both: the
+ * count, and the page's rows as a JSON array (in the page's order), which the row decoders read as
+ * they read a row (bigint as a number, json parsed).
  */
 export const selectPage = <A, I>(sql: SqlClient.SqlClient, query: PageQuery<A, I>): Effect.Effect<Page<A>> => {
   const direction = sql.literal(query.order === "asc" ? "ASC" : "DESC")
@@ -101,16 +103,17 @@ export const selectPage = <A, I>(sql: SqlClient.SqlClient, query: PageQuery<A, I
     WHERE ${sql.and([...query.where, afterKeyset(sql, query.keyset, query.order, query.page.after)])}
     ORDER BY ${sql.literal(query.keyset.value)} ${direction}, ${sql.literal(query.keyset.id)} ${direction}
     LIMIT ${query.page.limit + 1}`
-  const count = sql<{ readonly count: number }>`SELECT count(*)::int AS count ${query.from}
-    WHERE ${sql.and(query.where)}`
+  const statement = sql<{ readonly count: number; readonly rows: ReadonlyArray<unknown> }>`SELECT
+    (SELECT count(*)::int ${query.from} WHERE ${sql.and(query.where)}) AS count,
+    coalesce((SELECT json_agg(page) FROM (${rows}) page), '[]'::json) AS rows`
   return Effect.gen(function*() {
-    const found = yield* rows
-    const [counted] = yield* count
+    const [answer] = yield* statement
+    const found = answer?.rows ?? []
     const items = yield* Schema.decodeUnknown(Schema.Array(query.row))(found.slice(0, query.page.limit))
     const last = items[items.length - 1]
     return {
       items,
-      count: counted?.count ?? 0,
+      count: answer?.count ?? 0,
       next: found.length > query.page.limit && last !== undefined ? Option.some(query.keysetOf(last)) : Option.none()
     }
   }).pipe(Effect.orDie)
