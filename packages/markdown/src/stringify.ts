@@ -1,4 +1,4 @@
-import type { Code, Root } from "mdast"
+import type { Code, List, Root } from "mdast"
 import { frontmatterToMarkdown } from "mdast-util-frontmatter"
 import { gfmToMarkdown } from "mdast-util-gfm"
 import { mathToMarkdown } from "mdast-util-math"
@@ -60,6 +60,24 @@ const code: Handle = (node: Code, parent, state, info) => {
   return block(`{% code ${attributes.join(" ")} %}`, fence, "{% endcode %}")
 }
 
+/**
+ * A bullet list, as the library writes it but for one case. A list right after one written with `-`
+ * takes `*`; but when one of its items starts with a thematic break, the library takes `-` again (so
+ * that `* ***` does not read as one big break), and the two lists read back as one. Such a list keeps
+ * `*` and writes its items' breaks with `-` (`* ---` is an item holding a break). Every other list
+ * writes breaks with `*`.
+ */
+const list: Handle = (node: List, parent, state, info) => {
+  const rule = state.options.rule
+  const startsWithBreak = node.children.some((item) => item.children[0]?.type === "thematicBreak")
+  state.options.rule = !node.ordered && state.bulletLastUsed === "-" && startsWithBreak ? "-" : "*"
+  try {
+    return defaultHandlers.list(node, parent, state, info)
+  } finally {
+    state.options.rule = rule
+  }
+}
+
 const options: Options = {
   bullet: "*",
   bulletOther: "-",
@@ -69,7 +87,7 @@ const options: Options = {
   fences: true,
   listItemIndent: "one",
   extensions: [gfmToMarkdown(), frontmatterToMarkdown(["yaml"]), mathToMarkdown({ singleDollarTextMath: false })],
-  handlers: { hint, tabs, tab, embed, file, contentRef, include, expandable, figure, code },
+  handlers: { hint, tabs, tab, embed, file, contentRef, include, expandable, figure, code, list },
   // Text that would read as a tag line is escaped: `\{% … %}`; so are dollars next to dollars, which
   // would read as math (or spoil the `$$` of math next to them).
   unsafe: [

@@ -75,6 +75,16 @@ describe("markdown through documents", () => {
     expect(fromDocument(toDocument(once))).toBe(once)
   })
 
+  it("keeps a list apart from the list before it when its item starts with a thematic break", () => {
+    // Found by the property below: the third list took `-` to keep `* ***` from reading as a break, and joined the second.
+    const once = fromDocument(toDocument("* # Heading\n- other item\n* ---"))
+    expect(once).toBe("* # Heading\n\n- other item\n\n* ---\n")
+    expect(toDocument(once).nodes.map((node) => node.type)).toEqual(["list-unordered", "list-unordered", "list-unordered"])
+    expect(fromDocument(toDocument(once))).toBe(once)
+    // After a `*` list, the library's `-` with a `***` break stays as it was.
+    expect(fromDocument(toDocument("* a\n+ ***"))).toBe("* a\n\n- ***\n")
+  })
+
   it("gives valid documents, and settles after one round", () => {
     fc.assert(
       fc.property(markdownSoup, (markdown) => {
