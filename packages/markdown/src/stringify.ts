@@ -60,6 +60,11 @@ const code: Handle = (node: Code, parent, state, info) => {
   return block(`{% code ${attributes.join(" ")} %}`, fence, "{% endcode %}")
 }
 
+/** The bullet lists take, the one a list right after another takes, and the thematic break's marker. */
+const BULLET = "*"
+const BULLET_OTHER = "-"
+const RULE = "*"
+
 /**
  * A bullet list, as the library writes it but for one case. A list right after one written with `-`
  * takes `*`; but when one of its items starts with a thematic break, the library takes `-` again (so
@@ -70,7 +75,8 @@ const code: Handle = (node: Code, parent, state, info) => {
 const list: Handle = (node: List, parent, state, info) => {
   const rule = state.options.rule
   const startsWithBreak = node.children.some((item) => item.children[0]?.type === "thematicBreak")
-  state.options.rule = !node.ordered && state.bulletLastUsed === "-" && startsWithBreak ? "-" : "*"
+  // The other marker than the bullet this list keeps, so that its items' breaks read as breaks.
+  state.options.rule = !node.ordered && state.bulletLastUsed === BULLET_OTHER && startsWithBreak ? BULLET_OTHER : RULE
   try {
     return defaultHandlers.list(node, parent, state, info)
   } finally {
@@ -79,11 +85,11 @@ const list: Handle = (node: List, parent, state, info) => {
 }
 
 const options: Options = {
-  bullet: "*",
-  bulletOther: "-",
+  bullet: BULLET,
+  bulletOther: BULLET_OTHER,
   emphasis: "*",
   strong: "*",
-  rule: "*",
+  rule: RULE,
   fences: true,
   listItemIndent: "one",
   extensions: [gfmToMarkdown(), frontmatterToMarkdown(["yaml"]), mathToMarkdown({ singleDollarTextMath: false })],
