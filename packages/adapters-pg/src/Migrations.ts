@@ -6,7 +6,7 @@ import { sitesMigrations, sitesSchemaOrderMigration } from "./sites/index.js"
 import { insightRollupMigration, insightsMigrations } from "./insights/index.js"
 import { integrationsMigrations } from "./integrations/index.js"
 import { gitsyncMigrations } from "./gitsync/index.js"
-import { contentMigrations } from "./content/index.js"
+import { contentMigrations, pageParentsMigration } from "./content/index.js"
 import { identityMigrations } from "./identity/index.js"
 import { guestInvitesMigration, organizationsMigrations } from "./organizations/index.js"
 import { searchMigrations, searchPageContextMigration } from "./search/index.js"
@@ -39,7 +39,8 @@ export const migrations: ReadonlyArray<Migration> = [
   ...openapiMigrations,
   ...integrationsMigrations,
   ...gitsyncMigrations,
-  insightRollupMigration
+  insightRollupMigration,
+  pageParentsMigration
 ]
 
 /** Brings the schema up to date: applies the migrations a database has not recorded. */

@@ -2,6 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, layer } from "@effect/vitest"
 import {
   BlobStore,
+  branchOf,
   type ContentDelta,
   type ContentPage,
   emptyContent,
@@ -25,6 +26,9 @@ const delta = (fields: Partial<ContentDelta> = {}): ContentDelta => ({
   deletedFiles: [],
   ...fields
 })
+
+/** Pages in the order of their ids, for comparing sets of pages. */
+const byId = (pages: ReadonlyArray<ContentPage>) => [...pages].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 
 const contentOf = (pages: ReadonlyArray<ContentPage>, files: ReadonlyArray<File> = []): RevisionContent => ({
   pages: new Map(pages.map((p) => [p.id, p])),
@@ -59,8 +63,11 @@ const chainRows = (prefix: string) =>
     sql<ChainRow>`SELECT revision_id, depth, is_snapshot FROM revision_contents
       WHERE starts_with(revision_id, ${prefix}) ORDER BY revision_id`).pipe(Effect.orDie)
 
-/** A page whose optional fields are present or absent at random, some nested ones too. */
-const randomPage = (next: () => number, id: string, version: number): ContentPage => {
+/**
+ * A page whose optional fields are present or absent at random, some nested ones too; its parent
+ * one of `parents` or none.
+ */
+const randomPage = (next: () => number, id: string, version: number, parents: ReadonlyArray<string>): ContentPage => {
   const flag = () => next() < 0.5
   const layoutKeys = ["cover", "title", "description", "tableOfContents", "outline", "pagination"] as const
   const layout: { -readonly [K in keyof PageLayout]: PageLayout[K] } = {}
@@ -70,7 +77,7 @@ const randomPage = (next: () => number, id: string, version: number): ContentPag
     kind: F.pick(next, ["document", "group", "link"] as const),
     title: F.pick(next, ["Ünïcode \"quoted\" \\ title", "Plain", "日本語 🎉", ""]) + ` v${version}`,
     slug: `slug-${version}`,
-    parentId: next() < 0.5 ? null : F.pageId(`parent-${version % 3}`),
+    parentId: parents.length === 0 || next() < 0.3 ? null : F.pageId(F.pick(next, parents)),
     position: F.pick(next, ["V", "Vz", "a0", "Z"]),
     markdown: F.pick(next, ["", "# Title\n\nBody with `code` and \u00e9", "line\r\nbreaks\ttabs"]),
     ...(flag() ? { emoji: "📘" } : {}),
@@ -118,7 +125,11 @@ const randomHistory = (prefix: string, seed: number, revisionCount: number) =>
       const parent = parentId === null ? emptyContent : reference.get(parentId) ?? emptyContent
       // Deletions may name pages that are absent or upserted by the same delta; upserts may repeat an id.
       const change = delta({
-        pages: Array.from({ length: Math.floor(next() * 4) }, () => randomPage(next, F.pick(next, pageIds), i)),
+        // A page's parent comes before it in pageIds, so that the pages form a forest, as the domain keeps them.
+        pages: Array.from({ length: Math.floor(next() * 4) }, () => {
+          const at = Math.floor(next() * pageIds.length)
+          return randomPage(next, pageIds[at]!, i, pageIds.slice(0, at))
+        }),
         deletedPages: Array.from({ length: Math.floor(next() * 3) }, () => F.pick(next, pageIds)),
         files: Array.from({ length: Math.floor(next() * 2) }, () => randomFile(next, F.pick(next, fileIds), i)),
         deletedFiles: next() < 0.3 ? [F.pick(next, fileIds)] : []
@@ -128,16 +139,20 @@ const randomHistory = (prefix: string, seed: number, revisionCount: number) =>
       revisions.push(revisionId)
     }
     let nonEmpty = 0
+    let deepBranches = 0
     for (const revisionId of revisions) {
       const expected = reference.get(revisionId)!
       expect(yield* contents.load(revisionId)).toEqual(expected)
       for (const pageId of pageIds) {
         expect(yield* contents.loadPage(revisionId, pageId)).toEqual(Option.fromNullable(expected.pages.get(pageId)))
+        expect(byId(yield* contents.loadBranch(revisionId, pageId))).toEqual(byId(branchOf(expected, pageId)))
+        if (branchOf(expected, pageId).length > 2) deepBranches++
       }
       if (expected.pages.size > 0 && expected.files.size > 0) nonEmpty++
     }
     // The sequence is not trivially empty.
     expect(nonEmpty).toBeGreaterThan(revisionCount / 2)
+    expect(deepBranches).toBeGreaterThan(revisionCount / 2)
   })
 
 const suite = (name: string, makeClient: () => Layer.Layer<SqlClient.SqlClient>) => {

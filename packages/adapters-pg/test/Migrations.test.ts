@@ -96,7 +96,8 @@ describe("migrate", () => {
       [16, "openapi", "e1f1e2f398f48a0644fb30e752169a21e72794498776a337834f3aea52646315"],
       [17, "integrations", "4efea31fd513507b2d8f4bc8a71695fb7154f8994fcc0c95e36862e02b58d005"],
       [18, "gitsync", "ab3a6a535b1c616927342632d62b2f1e47831dcb38d4976985b9016027f2b0f8"],
-      [19, "insight_rollup", "1df250f344a44271e6146fb2a061fa7ae6c80ce00998c3bd46079b93334f5143"]
+      [19, "insight_rollup", "1df250f344a44271e6146fb2a061fa7ae6c80ce00998c3bd46079b93334f5143"],
+      [20, "revision pages by id and by parent", "b7c1715ddc549ea42033118817a498668a95e0f872613b9b035ad82ec7e1f7b4"]
     ])
   })
 
@@ -122,6 +123,20 @@ describe("migrate", () => {
               Effect.provide(Layer.orDie(PgServerClient(url)))
             )
           expect(remaining).toEqual([])
+        }))
+
+      it.live("connects with JIT compilation off, unless the url's options set it", () =>
+        Effect.gen(function*() {
+          const jit = (client: Layer.Layer<SqlClient.SqlClient, unknown>) =>
+            Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ readonly jit: string }>`SHOW jit`).pipe(
+              Effect.map((rows) => rows[0]?.jit),
+              Effect.provide(Layer.orDie(client))
+            )
+          expect(yield* jit(PgServerClient(url))).toBe("off")
+          expect(yield* jit(PgServerClientInFreshSchema(url))).toBe("off")
+          const on = new URL(url)
+          on.searchParams.set("options", "-c jit=on")
+          expect(yield* jit(PgServerClient(on.toString()))).toBe("on")
         }))
     })
   }

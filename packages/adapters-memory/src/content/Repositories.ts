@@ -1,10 +1,12 @@
 import {
   BlobStore,
+  branchOf,
   type ChangeRequestCounts,
   ChangeRequestRepository,
   conflicts,
   type FileId,
   type PageId,
+  type RevisionContent,
   RevisionContentRepository,
   type SpaceId
 } from "@octavo/domain"
@@ -26,6 +28,11 @@ const applied = <V extends { readonly id: string }>(
 
 export const MemoryRevisionContentRepository = layerOver(RevisionContentRepository, ContentState, ({ revisionContents }) => {
   const contentOf = (revisionId: string) => Effect.map(revisionContents.get(revisionId), Option.getOrElse(() => emptyRevision))
+  const load = (revisionId: string): Effect.Effect<RevisionContent> =>
+    Effect.map(contentOf(revisionId), (content) => ({
+      pages: new Map(Array.from(HashMap.values(content.pages), (p) => [p.id as PageId, p])),
+      files: new Map(Array.from(HashMap.values(content.files), (f) => [f.id as FileId, f]))
+    }))
   return {
     save: (revisionId, _spaceId, parentId, delta) =>
       revisionContents.update((held) => {
@@ -35,11 +42,8 @@ export const MemoryRevisionContentRepository = layerOver(RevisionContentReposito
           files: applied(base.files, delta.files, delta.deletedFiles)
         })
       }),
-    load: (revisionId) =>
-      Effect.map(contentOf(revisionId), (content) => ({
-        pages: new Map(Array.from(HashMap.values(content.pages), (p) => [p.id as PageId, p])),
-        files: new Map(Array.from(HashMap.values(content.files), (f) => [f.id as FileId, f]))
-      })),
+    load,
+    loadBranch: (revisionId, pageId) => Effect.map(load(revisionId), (content) => branchOf(content, pageId)),
     loadPage: (revisionId, pageId) => Effect.map(revisionContents.get(revisionId), Option.flatMap((c) => HashMap.get(c.pages, pageId)))
   }
 })

@@ -99,15 +99,53 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
           SELECT
             coalesce((SELECT json_agg(entry) FROM (${latestEntries(pagesTable)}) latest WHERE entry IS NOT NULL), '[]'::json) AS pages,
             coalesce((SELECT json_agg(entry) FROM (${latestEntries(filesTable)}) latest WHERE entry IS NOT NULL), '[]'::json) AS files`)
-      const loadPage = findOne(Schema.Tuple(RevisionId, PageId), NearestPage, ([revisionId, pageId]) =>
-        sql`${withChain(revisionId)}
-          SELECT p.page AS entry FROM chain
+      /** The entry of the nearest revision of the chain for the page `pageId` (an SQL expression) names. */
+      const nearestPage = (pageId: Fragment): Fragment =>
+        sql`SELECT p.page AS entry FROM chain
           JOIN revision_pages p ON p.revision_id = chain.revision_id AND p.page_id = ${pageId}
-          ORDER BY chain.step LIMIT 1`)
+          ORDER BY chain.step LIMIT 1`
+      const loadPage = findOne(Schema.Tuple(RevisionId, PageId), NearestPage, ([revisionId, pageId]) =>
+        sql`${withChain(revisionId)} ${nearestPage(sql`${pageId}`)}`)
+      /**
+       * A page's branch: `above` walks up from the page through its parents, `below` down through the
+       * pages whose live entry names a page of the branch as parent. A child is found through the
+       * parent index among the chain's entries, then kept when its nearest entry still names that
+       * parent. UNION, not UNION ALL: a walk stops rather than loops should the tree ever hold a cycle.
+       */
+      const loadBranch = single(
+        Schema.Tuple(RevisionId, PageId),
+        Schema.Struct({ pages: Schema.Array(StoredPage) }),
+        ([revisionId, pageId]) =>
+          sql`${withChain(revisionId)},
+          above (id, entry) AS (
+            SELECT ${pageId}::text COLLATE "C", nearest.entry FROM (${nearestPage(sql`${pageId}`)}) nearest
+            WHERE nearest.entry IS NOT NULL
+            UNION
+            SELECT (above.entry->>'parentId') COLLATE "C", nearest.entry FROM above
+            CROSS JOIN LATERAL (${nearestPage(sql`(above.entry->>'parentId') COLLATE "C"`)}) nearest
+            WHERE nearest.entry IS NOT NULL
+          ),
+          below (id, entry) AS (
+            SELECT id, entry FROM above WHERE id = ${pageId}
+            UNION
+            SELECT child.page_id, nearest.entry FROM below
+            CROSS JOIN LATERAL (
+              SELECT DISTINCT e.page_id FROM chain JOIN revision_pages e ON e.revision_id = chain.revision_id
+              WHERE (e.page->>'parentId') COLLATE "C" = below.id
+            ) child
+            CROSS JOIN LATERAL (${nearestPage(sql`child.page_id`)}) nearest
+            WHERE (nearest.entry->>'parentId') COLLATE "C" = below.id
+          )
+          SELECT coalesce(
+            (SELECT json_agg(entry) FROM (SELECT entry FROM above UNION ALL SELECT entry FROM below WHERE id <> ${pageId}) branch),
+            '[]'::json
+          ) AS pages`
+      )
       const parentDepth = findOne(
         RevisionId,
         Schema.Struct({ depth: Schema.Number }),
-        (parentId) => sql`SELECT depth FROM revision_contents WHERE revision_id = ${parentId}`
+        (parentId) =>
+          sql`SELECT depth FROM revision_contents WHERE revision_id = ${parentId}`
       )
 
       const insertEntries = <Id extends string, Stored>(
@@ -139,7 +177,8 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
           sql.withTransaction(Effect.gen(function*() {
             const pages = entriesOf(delta.pages, delta.deletedPages, (p) =>
               p.id, encodePage)
-            const files = entriesOf(delta.files, delta.deletedFiles, (f) => f.id, encodeFile)
+            const files = entriesOf(delta.files, delta.deletedFiles, (f) =>
+              f.id, encodeFile)
             // A parent with no stored content is empty: the revision starts a chain of its own.
             const parent = parentId === null ? undefined : Option.getOrUndefined(yield* parentDepth(parentId))
             const depth = parent === undefined ? 0 : parent.depth + 1
@@ -152,7 +191,9 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
             }
             // A snapshot holds no deletions: nothing below it is read.
             const kept = <Id, Stored>(entries: ReadonlyMap<Id, Stored | null>) =>
-              Array.from(entries).filter(([, entry]) => !isSnapshot || entry !== null)
+              Array.from(entries).filter(([, entry]) =>
+                !isSnapshot || entry !== null
+              )
             yield* insertEntries(revisionId, pagesTable, kept(pages))
             yield* insertEntries(revisionId, filesTable, kept(files))
           })).pipe(Effect.orDie),
@@ -165,7 +206,8 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
             }
             return content
           }),
-        loadPage: (revisionId, pageId) => Effect.map(loadPage([revisionId, pageId]), Option.flatMap(({ entry }) => entry))
+        loadPage: (revisionId, pageId) => Effect.map(loadPage([revisionId, pageId]), Option.flatMap(({ entry }) => entry)),
+        loadBranch: (revisionId, pageId) => Effect.map(loadBranch([revisionId, pageId]), ({ pages }) => pages)
       })
     })
   )

@@ -17,7 +17,7 @@ export const PgContent: Layer.Layer<ContentPorts, never, SqlClient.SqlClient> = 
 export { BlobStoreLive } from "./BlobStore.js"
 export { ChangeRequestRepositoryLive } from "./ChangeRequestRepository.js"
 export { DiskBlobStore } from "./DiskBlobStore.js"
-export { contentMigrations } from "./migrations.js"
+export { contentMigrations, pageParentsMigration } from "./migrations.js"
 export {
   makeRevisionContentRepositoryLive,
   RevisionContentRepositoryLive,

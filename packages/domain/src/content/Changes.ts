@@ -418,30 +418,73 @@ export interface PageNode {
   readonly pages: ReadonlyArray<PageNode>
 }
 
-/** The page tree of a revision, siblings in order, each page with its path (slugs joined by "/"). */
-export const pageTree = (content: RevisionContent): ReadonlyArray<PageNode> => {
+/** The pages of a revision by their parent's id (null for the top level). */
+const pagesByParent = (content: RevisionContent): ReadonlyMap<PageId | null, ReadonlyArray<ContentPage>> => {
   const byParent = new Map<PageId | null, Array<ContentPage>>()
   for (const page of content.pages.values()) {
     const list = byParent.get(page.parentId) ?? []
     list.push(page)
     byParent.set(page.parentId, list)
   }
-  const build = (parentId: PageId | null, prefix: string): ReadonlyArray<PageNode> =>
-    (byParent.get(parentId) ?? []).sort(byPosition).map((page) => {
-      const path = prefix === "" ? page.slug : `${prefix}/${page.slug}`
-      return { page, path, pages: build(page.id, path) }
-    })
-  return build(null, "")
+  return byParent
 }
+
+/** The nodes below `parentId`, siblings in order, their paths under `prefix`. */
+const subtree = (
+  byParent: ReadonlyMap<PageId | null, ReadonlyArray<ContentPage>>,
+  parentId: PageId | null,
+  prefix: string
+): ReadonlyArray<PageNode> =>
+  [...(byParent.get(parentId) ?? [])].sort(byPosition).map((page) => {
+    const path = prefix === "" ? page.slug : `${prefix}/${page.slug}`
+    return { page, path, pages: subtree(byParent, page.id, path) }
+  })
+
+/** The page tree of a revision, siblings in order, each page with its path (slugs joined by "/"). */
+export const pageTree = (content: RevisionContent): ReadonlyArray<PageNode> => subtree(pagesByParent(content), null, "")
+
+/**
+ * One page of a revision as a node: its path and the tree of the pages below it. `content` needs
+ * only the page's branch (see `branchOf`), not the whole revision.
+ */
+export const nodeOf = (content: RevisionContent, pageId: PageId): PageNode | undefined => {
+  const page = content.pages.get(pageId)
+  if (page === undefined) return undefined
+  const path = pathOf(content, page)
+  return { page, path, pages: subtree(pagesByParent(content), page.id, path) }
+}
+
+/**
+ * A page's branch: the page, the pages above it up to the top level and every page below it, all
+ * that its node depends on; empty when the revision does not hold the page. Storage answers the
+ * same for a read of one page that does not load the whole revision.
+ */
+export const branchOf = (content: RevisionContent, pageId: PageId): ReadonlyArray<ContentPage> => {
+  const page = content.pages.get(pageId)
+  if (page === undefined) return []
+  const above: Array<ContentPage> = []
+  for (let parent = nextAbove(content, page); parent !== undefined; parent = nextAbove(content, parent)) {
+    above.push(parent)
+  }
+  const byParent = pagesByParent(content)
+  const below: Array<ContentPage> = []
+  const visit = (id: PageId) => {
+    for (const child of byParent.get(id) ?? []) {
+      below.push(child)
+      visit(child.id)
+    }
+  }
+  visit(page.id)
+  return [...above, page, ...below]
+}
+
+const nextAbove = (content: RevisionContent, page: ContentPage): ContentPage | undefined =>
+  page.parentId === null ? undefined : content.pages.get(page.parentId)
 
 /** A page's path in a revision. */
 export const pathOf = (content: RevisionContent, page: ContentPage): string => {
   const slugs: Array<string> = []
-  for (
-    let current: ContentPage | undefined = page;
-    current !== undefined;
-    current = current.parentId === null ? undefined : content.pages.get(current.parentId)
-  ) {
+  for (let current: ContentPage | undefined = page; current !== undefined; current = nextAbove(content, current)) {
     slugs.unshift(current.slug)
   }
   return slugs.join("/")

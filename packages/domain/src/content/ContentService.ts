@@ -12,7 +12,7 @@ import { UserRepository } from "../identity/Ports.js"
 import type { ChangeRequestView } from "./ChangeRequest.js"
 import type { Revision } from "../spaces/Space.js"
 import { SpaceAccess } from "../spaces/SpaceAccess.js"
-import { type AppliedChange, applyChanges, type FetchedFile, type PageOutcome, pageTree, pathOf } from "./Changes.js"
+import { type AppliedChange, applyChanges, type FetchedFile, nodeOf, type PageOutcome, pathOf } from "./Changes.js"
 import { makeFileFetch } from "./Fetch.js"
 import { ContentChanges, type File, type RevisionContent } from "./Page.js"
 import { type Link, type LinkStatus, linksOf } from "./Links.js"
@@ -160,17 +160,15 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       })
 
     /** A page of a revision, with its path and the pages below it. */
-    const pageIn = (view: RevisionView, pageId: PageId) => {
-      const found = view.content.pages.get(pageId)
-      if (found === undefined) return Effect.fail(new NotFound({ entity: "page", id: pageId }))
-      const node = pageTree({
-        ...view.content,
-        pages: new Map([...view.content.pages].filter(([, p]) => isUnder(view.content, p.id, pageId)))
-      })
-      return Effect.succeed({ revision: view.revision, page: found, path: pathOf(view.content, found), pages: node[0]?.pages ?? [] })
-    }
+    const pageIn = (view: RevisionView, pageId: PageId) => nodeOrFail(view.content, pageId)
 
-    const page = (spaceId: SpaceId, pageId: PageId) => Effect.flatMap(current(spaceId), (view) => pageIn(view, pageId))
+    /** A page of the active revision, read as its branch: not the whole revision. */
+    const page = (spaceId: SpaceId, pageId: PageId) =>
+      Effect.gen(function*() {
+        const { space } = yield* guard.space(spaceId)
+        const branch = yield* contents.loadBranch(space.revisionId, pageId)
+        return yield* nodeOrFail({ pages: new Map(branch.map((p) => [p.id, p])), files: new Map() }, pageId)
+      })
 
     /** A page of a revision by its path (slugs joined by "/"). */
     const pageAtPath = (view: RevisionView, path: string) => {
@@ -298,9 +296,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
   })
 }) {}
 
-const isUnder = (content: RevisionContent, pageId: PageId, root: PageId): boolean => {
-  for (let currentId: PageId | null = pageId; currentId !== null; currentId = content.pages.get(currentId)?.parentId ?? null) {
-    if (currentId === root) return true
-  }
-  return false
+const nodeOrFail = (content: RevisionContent, pageId: PageId) => {
+  const node = nodeOf(content, pageId)
+  return node === undefined ? Effect.fail(new NotFound({ entity: "page", id: pageId })) : Effect.succeed(node)
 }

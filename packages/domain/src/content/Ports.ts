@@ -15,6 +15,12 @@ export class RevisionContentRepository extends Context.Tag("@octavo/domain/Revis
   readonly load: (revisionId: RevisionId) => Effect.Effect<RevisionContent>
   /** One page of a revision. */
   readonly loadPage: (revisionId: RevisionId, pageId: PageId) => Effect.Effect<Option.Option<ContentPage>>
+  /**
+   * A page's branch in a revision, as `branchOf` takes it from the whole content: the page, the
+   * pages above it and every page below it, in any order; empty when the revision does not hold
+   * the page. What is read grows with the branch, not with the revision.
+   */
+  readonly loadBranch: (revisionId: RevisionId, pageId: PageId) => Effect.Effect<ReadonlyArray<ContentPage>>
 }>() {}
 
 /** Bytes of files, by content address (the SHA-256 of the bytes, in hex). */

@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option } from "effect"
 import {
   BlobStore,
+  branchOf,
   type ChangeRequest,
   ChangeRequests,
   ChangeRequestId,
@@ -9,6 +10,7 @@ import {
   Content,
   type ContentPage,
   type DomainServices,
+  nodeOf,
   PageId,
   RevisionContentRepository,
   RevisionId,
@@ -19,6 +21,8 @@ import {
   type StoragePorts
 } from "../../src/index.js"
 import { adminOfNewOrganization, adminWithNewSpace, at, uniqueId } from "./fixtures.js"
+
+const byIdOrder = (a: ContentPage, b: ContentPage) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
@@ -185,6 +189,45 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
         yield* run(spaces.update(space.id, { editMode: "locked" }))
         const locked = yield* Effect.either(run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: "X" }] })))
         expect(failureTag(locked)).toBe("Conflict")
+      }))
+
+    it.effect("one page reads as its branch: its path and every page below it, at any depth, as the whole revision gives them", () =>
+      Effect.gen(function*() {
+        const content = yield* Content
+        const contents = yield* RevisionContentRepository
+        const { run, space } = yield* adminWithNewSpace("Branches")
+        // Each level in a batch of its own: a change places a page under one the revision holds.
+        const ids = new Map<string, PageId>()
+        const id = (slug: string) => ids.get(slug)!
+        for (const level of [[["a", null], ["f", null]], [["b", "a"]], [["c", "b"], ["e", "b"]], [["d", "c"]]] as const) {
+          const edited = yield* run(content.editLive(space.id, {
+            changes: level.map(([slug, parent]) => ({
+              operation: "insert_page" as const,
+              title: slug.toUpperCase(),
+              slug,
+              into: parent === null ? null : id(parent)
+            }))
+          }))
+          for (const p of edited.content.pages.values()) ids.set(p.slug, p.id)
+        }
+        const b = yield* run(content.page(space.id, id("b")))
+        expect(b.path).toBe("a/b")
+        expect(b.pages.map((n) => [n.path, n.pages.map((m) => m.path)])).toEqual([["a/b/c", ["a/b/c/d"]], ["a/b/e", []]])
+        // Moving C under F and deleting E: the branches follow, in a revision stored as a delta.
+        const moved = yield* run(content.editLive(space.id, {
+          changes: [{ operation: "update_page", page: id("c"), into: id("f") }, { operation: "delete_page", page: id("e") }]
+        }))
+        expect((yield* run(content.page(space.id, id("b")))).pages).toEqual([])
+        expect((yield* run(content.page(space.id, id("d")))).path).toBe("f/c/d")
+        expect(failureTag(yield* Effect.either(run(content.page(space.id, id("e")))))).toBe("NotFound")
+        expect(failureTag(yield* Effect.either(run(content.page(space.id, PageId.make(uniqueId("p"))))))).toBe("NotFound")
+        const whole = yield* run(content.current(space.id))
+        for (const pageId of [...moved.content.pages.keys(), id("e")]) {
+          const branch = yield* contents.loadBranch(whole.revision.id, pageId)
+          const expected = branchOf(whole.content, pageId)
+          expect([...branch].sort(byIdOrder)).toEqual([...expected].sort(byIdOrder))
+          if (expected.length > 0) expect(yield* run(content.page(space.id, pageId))).toEqual(nodeOf(whole.content, pageId))
+        }
       }))
 
     it.effect("concurrent changes to one space all land, and a settings change read before an edit does not undo it", () =>
