@@ -2,7 +2,8 @@
  * Space content at scale: a space of 5,000 pages in 5 levels, on each storage. Times reading the
  * page tree, reading one page, a one-page live change and merging a one-page change request, and
  * measures the storage that 100 one-page revisions add. Run with `pnpm bench:content`; set
- * OCTAVO_BENCH_DATABASE_URL to include a PostgreSQL server.
+ * OCTAVO_BENCH_DATABASE_URL to include a PostgreSQL server, BENCH_STORAGES (memory,pglite,pg) to run
+ * some of them only.
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer } from "node:http"
@@ -105,15 +106,19 @@ const runOn = (name: string, choice: StorageChoice, storageBytes: () => Promise<
     Effect.scoped
   )
 
+const STORAGES = (process.env["BENCH_STORAGES"] || "memory,pglite,pg").split(",").map((s) => s.trim())
+
 const program = Effect.gen(function*() {
   process.stdout.write(`Octavo content benchmark: Node ${process.version}, ${new Date().toISOString()}\n`)
-  yield* runOn("memory", { _tag: "memory" }, async () => -1)
-  const dataDir = mkdtempSync(join(tmpdir(), "octavo-bench-"))
-  yield* runOn("embedded PostgreSQL (PGlite, on disk)", { _tag: "pglite", dataDir }, async () => dirSize(dataDir)).pipe(
-    Effect.ensuring(Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
-  )
+  if (STORAGES.includes("memory")) yield* runOn("memory", { _tag: "memory" }, async () => -1)
+  if (STORAGES.includes("pglite")) {
+    const dataDir = mkdtempSync(join(tmpdir(), "octavo-bench-"))
+    yield* runOn("embedded PostgreSQL (PGlite, on disk)", { _tag: "pglite", dataDir }, async () => dirSize(dataDir)).pipe(
+      Effect.ensuring(Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+    )
+  }
   const url = process.env["OCTAVO_BENCH_DATABASE_URL"]
-  if (url !== undefined && url !== "") {
+  if (url !== undefined && url !== "" && STORAGES.includes("pg")) {
     yield* withBenchSchema(url, (schema, size) => runOn("PostgreSQL server", { _tag: "postgres", url: withSearchPath(url, schema) }, size))
   }
 })

@@ -63,9 +63,36 @@ const decode = (text: string): string => {
 /**
  * The paths of a revision's pages, built once and shared by every link it resolves: each page by
  * its slug path (`guides/install`), its Git file (`guides/install.md`, or `guides/README.md` for a
- * page with subpages) and, for the first page, `README.md`.
+ * page with subpages) and, for the first page, `README.md`. Built on first use: a batch whose links
+ * are all external, or already canonical, never walks the tree for them.
  */
-export const pathIndex = (content: RevisionContent) => {
+export const pathIndex = (content: RevisionContent): PathIndex => {
+  let built: PathIndex | undefined
+  const index = () => (built ??= buildPathIndex(content))
+  return {
+    get byPath() {
+      return index().byPath
+    },
+    get pathOf() {
+      return index().pathOf
+    },
+    get gitFileOf() {
+      return index().gitFileOf
+    },
+    get filesByName() {
+      return index().filesByName
+    }
+  }
+}
+
+export interface PathIndex {
+  readonly byPath: ReadonlyMap<string, PageId>
+  readonly pathOf: ReadonlyMap<PageId, string>
+  readonly gitFileOf: ReadonlyMap<PageId, string>
+  readonly filesByName: ReadonlyMap<string, FileId>
+}
+
+const buildPathIndex = (content: RevisionContent): PathIndex => {
   const children = new Map<PageId | null, Array<ContentPage>>()
   for (const page of content.pages.values()) {
     const siblings = children.get(page.parentId) ?? []
@@ -107,7 +134,6 @@ export const pathIndex = (content: RevisionContent) => {
   for (const file of content.files.values()) if (!filesByName.has(file.name)) filesByName.set(file.name, file.id)
   return { byPath, pathOf, gitFileOf, filesByName }
 }
-export type PathIndex = ReturnType<typeof pathIndex>
 
 /** Where `url`, written in page `from` (null: at the root of the content), leads in `content`. */
 export const resolveLink = (
