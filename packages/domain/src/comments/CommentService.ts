@@ -4,7 +4,8 @@ import { type ChangeRequest } from "../content/ChangeRequest.js"
 import { ChangeRequests } from "../content/ChangeRequestService.js"
 import { documentToMarkdown } from "../content/Document.js"
 import type { ContentPage, RevisionContent } from "../content/Page.js"
-import { ChangeRequestRepository, RevisionContentRepository } from "../content/Ports.js"
+import { ChangeRequestRepository } from "../content/Ports.js"
+import { RevisionContents } from "../content/RevisionContents.js"
 import { pathIndex, resolveLinksWith } from "../content/Resolve.js"
 import { Actor } from "../identity/Actor.js"
 import { UserRepository } from "../identity/Ports.js"
@@ -94,7 +95,7 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
     const guard = yield* SpaceAccess
     const changeRequestService = yield* ChangeRequests
     const changeRequests = yield* ChangeRequestRepository
-    const contents = yield* RevisionContentRepository
+    const contents = yield* RevisionContents
     const comments = yield* CommentRepository
     const users = yield* UserRepository
     const secrets = yield* Secrets

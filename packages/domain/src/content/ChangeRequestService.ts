@@ -24,7 +24,8 @@ import { makeRevisions } from "./Revisions.js"
 import type { LinkStatus } from "./Links.js"
 import { mergeContent } from "./Merge.js"
 import { ContentChanges, type ContentDelta, type RevisionContent } from "./Page.js"
-import { ChangeRequestComments, ChangeRequestRepository, RevisionContentRepository } from "./Ports.js"
+import { ChangeRequestComments, ChangeRequestRepository } from "./Ports.js"
+import { RevisionContents } from "./RevisionContents.js"
 
 export interface MergeResult {
   readonly result: "merge" | "update" | "conflicts"
@@ -44,7 +45,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const guard = yield* SpaceAccess
     const contentService = yield* Content
     const changeRequests = yield* ChangeRequestRepository
-    const contents = yield* RevisionContentRepository
+    const contents = yield* RevisionContents
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const written = yield* makeRevisions
@@ -253,7 +254,8 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           })
           const revision = yield* written.record(proof, [changeRequest.revisionId], "edits", at, {
             on: changeRequest.revisionId,
-            delta: applied.delta
+            delta: applied.delta,
+            content: applied.content
           })
           const edited: ChangeRequest = { ...changeRequest, revisionId: revision.id, updatedAt: at }
           yield* changeRequests.update(edited)
@@ -299,7 +301,8 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           const at = yield* now
           const revision = yield* written.record(proof, [space.revisionId, changeRequest.revisionId], "merge", at, {
             on: space.revisionId,
-            delta: outcome.delta
+            delta: outcome.delta,
+            content: outcome.content
           })
           yield* written.activate(space, revision, theirs, outcome.content, outcome.delta)
           yield* changeRequests.update({ ...changeRequest, status: "merged", mergedAt: at, updatedAt: at })
@@ -325,7 +328,8 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
           const delta: ContentDelta = outcome.delta
           const revision = yield* written.record(proof, [changeRequest.revisionId, space.revisionId], "update", at, {
             on: space.revisionId,
-            delta
+            delta,
+            content: outcome.content
           })
           yield* changeRequests.update({ ...changeRequest, baseRevisionId: space.revisionId, revisionId: revision.id, updatedAt: at })
           return { result: "update", revision: revision.id } satisfies MergeResult

@@ -20,10 +20,10 @@ import {
   BlobStore,
   ChangeRequestComments,
   ChangeRequestRepository,
-  RevisionContentRepository,
   RevisionGitOrigins,
   type RevisionGitInfo
 } from "./Ports.js"
+import { RevisionContents } from "./RevisionContents.js"
 import { makeRevisions } from "./Revisions.js"
 
 const hex = (buffer: ArrayBuffer): string => Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("")
@@ -49,7 +49,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
   effect: Effect.gen(function*() {
     const guard = yield* SpaceAccess
     const revisions = yield* RevisionRepository
-    const contents = yield* RevisionContentRepository
+    const contents = yield* RevisionContents
     const blobs = yield* BlobStore
     const changeRequests = yield* ChangeRequestRepository
     const secrets = yield* Secrets
@@ -140,7 +140,11 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
             revisionContent: contentOfRevision(space.id),
             work
           })
-          const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta: applied.delta })
+          const revision = yield* written.record(proof, [space.revisionId], "edits", at, {
+            on: space.revisionId,
+            delta: applied.delta,
+            content: applied.content
+          })
           yield* written.activate(space, revision, base, applied.content, applied.delta)
           return {
             revision,

@@ -6,6 +6,7 @@ import type { Revision, Space } from "../spaces/Space.js"
 import type { Authorized } from "../spaces/SpaceAccess.js"
 import type { ContentDelta, RevisionContent } from "./Page.js"
 import { ContentIndexer, RevisionContentRepository } from "./Ports.js"
+import { RevisionContents } from "./RevisionContents.js"
 
 /**
  * Writing revisions, the one way every content change (live edits, change requests, merges,
@@ -14,6 +15,7 @@ import { ContentIndexer, RevisionContentRepository } from "./Ports.js"
 export const makeRevisions = Effect.gen(function*() {
   const revisions = yield* RevisionRepository
   const contents = yield* RevisionContentRepository
+  const kept = yield* RevisionContents
   const spaces = yield* SpaceRepository
   const indexer = yield* ContentIndexer
   const secrets = yield* Secrets
@@ -24,12 +26,18 @@ export const makeRevisions = Effect.gen(function*() {
     parents: ReadonlyArray<RevisionId>,
     type: Revision["type"],
     at: Date,
-    stored: { readonly on: RevisionId; readonly delta: ContentDelta }
+    stored: {
+      readonly on: RevisionId
+      readonly delta: ContentDelta
+      /** What the revision holds, when the caller has it: kept in memory for the next read. */
+      readonly content?: RevisionContent | undefined
+    }
   ) =>
     Effect.gen(function*() {
       const revision: Revision = { id: RevisionId.make(yield* secrets.newId), spaceId: proof.space.id, parents, type, createdAt: at }
       yield* revisions.insert(revision)
       yield* contents.save(revision.id, proof.space.id, stored.on, stored.delta)
+      if (stored.content !== undefined) yield* kept.remember(revision.id, stored.content)
       return revision
     })
 

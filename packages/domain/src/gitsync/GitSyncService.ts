@@ -1,7 +1,8 @@
 import { Cause, Duration, Effect, Exit, Option } from "effect"
 import { Content } from "../content/ContentService.js"
 import type { ContentDelta, File, RevisionContent } from "../content/Page.js"
-import { BlobStore, RevisionContentRepository } from "../content/Ports.js"
+import { BlobStore } from "../content/Ports.js"
+import { RevisionContents } from "../content/RevisionContents.js"
 import { makeRevisions } from "../content/Revisions.js"
 import { Actor } from "../identity/Actor.js"
 import type { User } from "../identity/User.js"
@@ -71,7 +72,7 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
     const states = yield* GitSyncRepository
     const git = yield* GitRepositories
     const uow = yield* UnitOfWork
-    const contents = yield* RevisionContentRepository
+    const contents = yield* RevisionContents
     const blobs = yield* BlobStore
     const content = yield* Content
     const written = yield* makeRevisions
@@ -300,7 +301,7 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
           })
           if (!job.force && sameContent(target, base)) return { commit: snapshot.commit } satisfies Outcome
           const delta = deltaOf(base, target)
-          const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta })
+          const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta, content: target })
           if (!job.standalone) yield* written.activate(space, revision, base, target, delta)
           yield* states.saveRevision({
             revisionId: revision.id,

@@ -2,7 +2,8 @@ import { Effect, Option, Schema } from "effect"
 import { type PageNode, pageTree } from "../content/Changes.js"
 import { type PathIndex, pathIndex } from "../content/Resolve.js"
 import type { RevisionContent } from "../content/Page.js"
-import { BlobStore, RevisionContentRepository } from "../content/Ports.js"
+import { BlobStore } from "../content/Ports.js"
+import { RevisionContents } from "../content/RevisionContents.js"
 import type { TrackEvent } from "../insights/Track.js"
 import { Insights } from "../insights/InsightsService.js"
 import { Search } from "../search/SearchService.js"
@@ -129,7 +130,7 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
     const structures = yield* SiteStructureRepository
     const shareLinks = yield* ShareLinkRepository
     const spaces = yield* SpaceRepository
-    const contents = yield* RevisionContentRepository
+    const contents = yield* RevisionContents
     const blobs = yield* BlobStore
     const visitorTokens = yield* VisitorTokens
     const insights = yield* Insights
