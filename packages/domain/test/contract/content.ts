@@ -13,6 +13,7 @@ import {
   nodeOf,
   PageId,
   RevisionContentRepository,
+  RevisionContents,
   RevisionId,
   Search,
   SpaceId,
@@ -227,6 +228,64 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: ty
           const expected = branchOf(whole.content, pageId)
           expect([...branch].sort(byIdOrder)).toEqual([...expected].sort(byIdOrder))
           if (expected.length > 0) expect(yield* run(content.page(space.id, pageId))).toEqual(nodeOf(whole.content, pageId))
+        }
+      }))
+
+    it.effect("what an edit keeps in memory is what the storage holds: live edits, change request edits, updates and merges", () =>
+      Effect.gen(function*() {
+        const content = yield* Content
+        const changeRequests = yield* ChangeRequests
+        const kept = yield* RevisionContents
+        const stored = yield* RevisionContentRepository
+        const { run, space } = yield* adminWithNewSpace("Kept")
+        const first = yield* run(content.editLive(space.id, {
+          changes: [
+            {
+              operation: "insert_page",
+              ref: "guide",
+              title: "Guide",
+              emoji: "📘",
+              description: "How to",
+              document: { markdown: "Read [more](./faq)." }
+            },
+            {
+              operation: "insert_page",
+              ref: "faq",
+              title: "FAQ",
+              hidden: true,
+              document: { markdown: "---\ndescription: Asked\n---\nAnswers." }
+            },
+            { operation: "insert_page", kind: "link", title: "Home", href: "https://example.com" }
+          ]
+        }))
+        const id = (title: string) => [...first.content.pages.values()].find((p) => p.title === title)!.id
+        const cr = yield* run(changeRequests.create(space.id, { subject: "Edit the guide" }))
+        const crEdit = yield* run(changeRequests.edit(space.id, cr.changeRequest.id, {
+          changes: [
+            { operation: "update_page", page: id("Guide"), emoji: null, title: "The guide" },
+            {
+              operation: "insert_page",
+              title: "New",
+              into: id("Guide"),
+              document: { markdown: "See [the FAQ](/pages/" + id("FAQ") + ")." }
+            }
+          ]
+        }))
+        const live = yield* run(content.editLive(space.id, {
+          changes: [{ operation: "update_page", page: id("FAQ"), document: { markdown: "Other answers." } }, {
+            operation: "delete_page",
+            page: id("Home")
+          }]
+        }))
+        const updated = yield* run(changeRequests.updateFromSpace(space.id, cr.changeRequest.id))
+        const merged = yield* run(changeRequests.merge(space.id, cr.changeRequest.id))
+        expect([updated.result, merged.result]).toEqual(["update", "merge"])
+        // The edits' revisions come from memory: the very content each edit made.
+        for (const edited of [first, crEdit, live]) expect(yield* kept.load(edited.revision.id)).toBe(edited.content)
+        for (const revisionId of [first.revision.id, crEdit.revision.id, live.revision.id, updated.revision, merged.revision]) {
+          const fromStorage = yield* stored.load(revisionId)
+          expect(fromStorage.pages.size).toBeGreaterThan(0)
+          expect(yield* kept.load(revisionId)).toStrictEqual(fromStorage)
         }
       }))
 
