@@ -1,4 +1,4 @@
-import type { StoragePorts } from "@octavo/domain"
+import { ReadTogetherOneByOne, type StoragePorts } from "@octavo/domain"
 import { Layer } from "effect"
 import { MemoryComments } from "./comments/index.js"
 import { MemoryContent } from "./content/index.js"
@@ -30,8 +30,11 @@ export { MemorySpaces } from "./spaces/index.js"
 export { MemorySso } from "./sso/index.js"
 export { MemoryTranslations } from "./translations/index.js"
 
-/** Every storage port, in memory: one line per context. Each build of the layer starts empty. */
-export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
+/**
+ * Every storage port, in memory: one line per context, and the reads of several contexts at once
+ * (`ReadTogether`), made of each in turn. Each build of the layer starts empty.
+ */
+export const MemoryStorage: Layer.Layer<StoragePorts> = ReadTogetherOneByOne.pipe(Layer.provideMerge(Layer.mergeAll(
   MemoryShared,
   MemoryIdentity,
   MemoryOrganizations,
@@ -46,4 +49,4 @@ export const MemoryStorage: Layer.Layer<StoragePorts> = Layer.mergeAll(
   MemoryOpenAPI,
   MemoryIntegrations,
   MemoryGitSync
-).pipe(Layer.provide(MemoryStoreLive))
+))).pipe(Layer.provide(MemoryStoreLive))

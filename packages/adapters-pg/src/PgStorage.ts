@@ -12,6 +12,7 @@ import { PgShared } from "./shared/index.js"
 import { PgSites } from "./sites/index.js"
 import { PgInsights } from "./insights/index.js"
 import { PgIntegrations } from "./integrations/index.js"
+import { PgReadTogether } from "./ReadTogether.js"
 import { PgSpaces } from "./spaces/index.js"
 import { PgOpenAPI } from "./openapi/index.js"
 import { PgSso } from "./sso/index.js"
@@ -20,7 +21,10 @@ import { PgTranslations } from "./translations/index.js"
 /** Brings the schema up to date before anything uses it. */
 export const MigrationsLive: Layer.Layer<never, never, SqlClient.SqlClient> = Layer.effectDiscard(Effect.orDie(migrate))
 
-/** Every storage port over a SqlClient (Postgres server or PGlite), context by context; building it runs the migrations. */
+/**
+ * Every storage port over a SqlClient (Postgres server or PGlite), context by context, and the reads
+ * of several contexts at once, each in one statement; building it runs the migrations.
+ */
 export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = Layer.mergeAll(
   PgShared,
   PgIdentity,
@@ -35,5 +39,6 @@ export const PgStorage: Layer.Layer<StoragePorts, never, SqlClient.SqlClient> = 
   PgTranslations,
   PgOpenAPI,
   PgIntegrations,
-  PgGitSync
+  PgGitSync,
+  PgReadTogether
 ).pipe(Layer.provide(MigrationsLive))

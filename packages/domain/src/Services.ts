@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import { CommentAnswers, CommentsServices } from "./comments/index.js"
 import { ContentServices } from "./content/index.js"
 import { IdentityServices } from "./identity/index.js"
-import { GitSyncAnswers, GitSyncServices } from "./gitsync/index.js"
+import { GitSyncServices } from "./gitsync/index.js"
 import { ImportsServices } from "./imports/index.js"
 import { InsightsServices } from "./insights/index.js"
 import { IntegrationsServices } from "./integrations/index.js"
@@ -11,7 +11,8 @@ import { OrganizationsServices } from "./organizations/index.js"
 import { ReaderServices } from "./reader/index.js"
 import { SearchAnswers, SearchServices } from "./search/index.js"
 import { SecretsLive } from "./shared/Secrets.js"
-import { SitePublications, SiteSpaceLifecycle, SitesServices } from "./sites/index.js"
+import { SiteSpaceLifecycle, SitesServices } from "./sites/index.js"
+import { ReadTogetherAnswers } from "./ReadTogether.js"
 import { SpacesServices } from "./spaces/index.js"
 import { SsoAnswers, SsoServices } from "./sso/index.js"
 import { TranslationsServices } from "./translations/index.js"
@@ -20,7 +21,7 @@ import { TranslationsServices } from "./translations/index.js"
  * The ports an earlier context declares and a later one answers (counters, content that follows
  * a space, the index that follows content), each answer over those of the contexts after it.
  */
-const Answers = Layer.mergeAll(SiteSpaceLifecycle, SitePublications, CommentAnswers, SsoAnswers, GitSyncAnswers).pipe(
+const Answers = Layer.mergeAll(SiteSpaceLifecycle, ReadTogetherAnswers, CommentAnswers, SsoAnswers).pipe(
   Layer.provideMerge(SearchAnswers)
 )
 

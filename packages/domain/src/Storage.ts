@@ -9,11 +9,15 @@ import type { OrganizationsPorts } from "./organizations/Ports.js"
 import type { UnitOfWork } from "./shared/UnitOfWork.js"
 import type { SearchPorts } from "./search/Ports.js"
 import type { SitesPorts } from "./sites/Ports.js"
+import type { RevisionGitReads, SpaceFactReads } from "./ReadTogether.js"
 import type { SpacesPorts } from "./spaces/Ports.js"
 import type { SsoPorts } from "./sso/Ports.js"
 import type { TranslationsPorts } from "./translations/Ports.js"
 
-/** Everything a storage adapter provides, context by context: one Layer of these runs the whole domain. */
+/**
+ * Everything a storage adapter provides, context by context, and the reads of several contexts at
+ * once (`ReadTogether`): one Layer of these runs the whole domain.
+ */
 export type StoragePorts =
   | UnitOfWork
   | IdentityPorts
@@ -29,3 +33,5 @@ export type StoragePorts =
   | OpenAPIPorts
   | IntegrationsPorts
   | GitSyncPorts
+  | SpaceFactReads
+  | RevisionGitReads

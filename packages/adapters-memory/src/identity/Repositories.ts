@@ -1,5 +1,5 @@
 import { conflicts, TokenRepository, UserRepository } from "@octavo/domain"
-import { HashMap } from "effect"
+import { Effect, HashMap, Option } from "effect"
 import { layerOver } from "../shared/index.js"
 import { IdentityState } from "./State.js"
 
@@ -16,9 +16,15 @@ export const MemoryUserRepository = layerOver(UserRepository, IdentityState, ({ 
   findManyByIds: users.getMany
 }))
 
-export const MemoryTokenRepository = layerOver(TokenRepository, IdentityState, ({ tokens }) => ({
+export const MemoryTokenRepository = layerOver(TokenRepository, IdentityState, ({ tokens, users }) => ({
   insert: (token) => tokens.insert(token.id, token),
   findByHash: (hash) => tokens.find((t) => t.hash === hash),
+  findWithUser: (hash) =>
+    Effect.flatMap(tokens.find((t) => t.hash === hash), (found) =>
+      Option.match(found, {
+        onNone: () => Effect.succeedNone,
+        onSome: (token) => Effect.map(users.get(token.userId), (user) => Option.some({ token, user }))
+      })),
   findById: tokens.get,
   revoke: (id, at) => tokens.modify(id, (t) => ({ ...t, revokedAt: at }))
 }))

@@ -64,7 +64,14 @@ export const MemoryCollectionRepository = layerOver(CollectionRepository, Spaces
     store.read((state) => Option.map(HashMap.get(collections.in(state), id), (c) => forAccess(state, collections, c, userId))),
   list: (organizationId, filter, page) =>
     Effect.map(collections.filter(inOrganization(organizationId)), (mine) => listTree(mine, filter, page)),
-  listAll: (organizationId) => collections.filter(inOrganization(organizationId))
+  listAll: (organizationId) => collections.filter(inOrganization(organizationId)),
+  listForMember: (organizationId, userId) =>
+    store.read((state) =>
+      Option.map(membershipIn(state, organizationId, userId), (membership) => ({
+        membership,
+        collections: sortedBy(collections.valuesIn(state).filter(inOrganization(organizationId)), byCreation)
+      }))
+    )
 }))
 
 export const MemorySpaceRepository = layerOver(SpaceRepository, SpacesState, ({ collections, spaces }, store) => ({

@@ -52,7 +52,12 @@ const ReplierRow = rowOf(Schema.Struct({
 
 const OpenByChangeRequestRow = rowOf(Schema.Struct({ changeRequestId: ChangeRequestId, open: Schema.Number }))
 
-const OpenCountRow = rowOf(Schema.Struct({ spaceId: SpaceId, open: Schema.Number }))
+/** A space's count of open comments. */
+export const OpenCountRow = rowOf(Schema.Struct({ spaceId: SpaceId, open: Schema.Number }))
+
+/** The open comments of those of the spaces that have any: one `OpenCountRow` each. */
+export const openCommentCounts = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
+  sql`SELECT space_id, open FROM space_comment_counts WHERE space_id = ANY(${spaceIds}::text[])`
 
 const byPosting = (item: { readonly postedAt: Date; readonly id: string }): Keyset => [item.postedAt.getTime(), item.id]
 
@@ -91,7 +96,7 @@ export const CommentRepositoryLive = Layer.effect(
     const openCounts = findAll(
       Schema.Array(SpaceId),
       OpenCountRow,
-      (ids) => sql`SELECT space_id, open FROM space_comment_counts WHERE space_id = ANY(${ids}::text[])`
+      (ids) => openCommentCounts(sql, ids)
     )
 
     return CommentRepository.of({

@@ -8,12 +8,19 @@ import { byCreation, conflictOnUnique, selectPage } from "../shared/Sql.js"
 const ChangeRequestRow = rowOf(ChangeRequest)
 
 /** The change requests of a space, counted by status. */
-const CountsRow = Schema.Struct({
+export const CountsRow = Schema.Struct({
   spaceId: SpaceId.pipe(Schema.propertySignature, Schema.fromKey("space_id")),
   total: Schema.Number,
   open: Schema.Number,
   draft: Schema.Number
 })
+
+/** The change requests of those of the spaces that have any, counted by status: one `CountsRow` each. */
+export const changeRequestCounts = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
+  sql`SELECT space_id, count(*)::int AS total,
+      count(*) FILTER (WHERE status = 'open')::int AS open,
+      count(*) FILTER (WHERE status = 'draft')::int AS draft
+    FROM change_requests WHERE space_id = ANY(${spaceIds}::text[]) GROUP BY space_id`
 
 export const ChangeRequestRepositoryLive = Layer.effect(
   ChangeRequestRepository,
@@ -36,11 +43,7 @@ export const ChangeRequestRepositoryLive = Layer.effect(
       Schema.Struct({ last: Schema.Number }),
       (spaceId) => sql`SELECT coalesce(max(number), 0)::int AS last FROM change_requests WHERE space_id = ${spaceId}`
     )
-    const counts = findAll(Schema.Array(SpaceId), CountsRow, (spaceIds) =>
-      sql`SELECT space_id, count(*)::int AS total,
-          count(*) FILTER (WHERE status = 'open')::int AS open,
-          count(*) FILTER (WHERE status = 'draft')::int AS draft
-        FROM change_requests WHERE ${sql.in("space_id", spaceIds)} GROUP BY space_id`)
+    const counts = findAll(Schema.Array(SpaceId), CountsRow, (spaceIds) => changeRequestCounts(sql, spaceIds))
 
     return ChangeRequestRepository.of({
       insert: (cr) =>

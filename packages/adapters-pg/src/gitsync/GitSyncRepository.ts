@@ -7,6 +7,10 @@ import { execute, findAll, findOne, Jsonb } from "../shared/Rows.js"
 const StateRow = Schema.Struct({ state: Jsonb(GitSyncState) })
 const RevisionRow = Schema.Struct({ git: Jsonb(RevisionGit) })
 
+/** The sync states of those of the spaces that have one, each a `state` column of `GitSyncState`'s encoded form. */
+export const gitSyncStatesOf = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
+  sql`SELECT state FROM gitsync_states WHERE space_id = ANY(${spaceIds}::text[])`
+
 export const GitSyncRepositoryLive = Layer.effect(
   GitSyncRepository,
   Effect.gen(function*() {
@@ -28,7 +32,7 @@ export const GitSyncRepositoryLive = Layer.effect(
     const findMany = findAll(
       Schema.Array(SpaceId),
       stateOf,
-      (ids) => sql`SELECT state FROM gitsync_states WHERE space_id = ANY(${ids}::text[])`
+      (ids) => gitSyncStatesOf(sql, ids)
     )
     return GitSyncRepository.of({
       find: findOne(SpaceId, stateOf, (id) => sql`SELECT state FROM gitsync_states WHERE space_id = ${id}`),

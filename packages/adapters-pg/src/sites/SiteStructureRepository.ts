@@ -10,10 +10,15 @@ import {
 import { Effect, Layer, Schema } from "effect"
 import { type Columns, findAll, rowOf } from "../shared/Rows.js"
 
-const SectionRow = rowOf(SiteSection)
-const GroupRow = rowOf(SiteSectionGroup)
-const SiteSpaceRow = rowOf(SiteSpace)
-const SpaceOfRow = rowOf(Schema.Struct({ siteId: SiteId, spaceId: SpaceId }))
+export const SectionRow = rowOf(SiteSection)
+export const GroupRow = rowOf(SiteSectionGroup)
+export const SiteSpaceRow = rowOf(SiteSpace)
+/** A site space's (site, space) pair. */
+export const SpaceOfRow = rowOf(Schema.Struct({ siteId: SiteId, spaceId: SpaceId }))
+
+/** The site spaces on any of the spaces, as `SpaceOfRow`s, in `ORDER BY site_id, space_id, id`. */
+export const siteSpacesOn = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
+  sql`SELECT site_id, space_id, id FROM site_spaces WHERE space_id = ANY(${spaceIds}::text[])`
 
 export const SiteStructureRepositoryLive = Layer.effect(
   SiteStructureRepository,
@@ -31,7 +36,7 @@ export const SiteStructureRepositoryLive = Layer.effect(
     const onSpaces = findAll(
       Schema.Array(SpaceId),
       SpaceOfRow,
-      (ids) => sql`SELECT site_id, space_id FROM site_spaces WHERE space_id = ANY(${ids}::text[]) ORDER BY site_id, space_id, id`
+      (ids) => sql`SELECT site_id, space_id FROM (${siteSpacesOn(sql, ids)}) s ORDER BY site_id, space_id, id`
     )
 
     const remove = (table: string, ids: ReadonlyArray<string>) =>

@@ -3,7 +3,7 @@ import { CollectionId, CollectionRepository, OrganizationId } from "@octavo/doma
 import { Effect, Layer } from "effect"
 import { execute, findAll, findOne } from "../shared/Rows.js"
 import { selectPage } from "../shared/Sql.js"
-import { CollectionRow, itemForAccess } from "./ForAccess.js"
+import { CollectionRow, itemForAccess, organizationForAccess } from "./ForAccess.js"
 import { treeListing } from "./TreeListing.js"
 
 export const CollectionRepositoryLive = Layer.effect(
@@ -32,7 +32,8 @@ export const CollectionRepositoryLive = Layer.effect(
         OrganizationId,
         CollectionRow,
         (organizationId) => sql`SELECT * FROM collections WHERE organization_id = ${organizationId} ORDER BY created_at, id`
-      )
+      ),
+      listForMember: organizationForAccess(sql)
     })
   })
 )

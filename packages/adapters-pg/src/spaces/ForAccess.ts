@@ -1,5 +1,6 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
-import { Collection, type ItemForAccess, UserId } from "@octavo/domain"
+import type { Fragment } from "@effect/sql/Statement"
+import { Collection, type ItemForAccess, OrganizationId, UserId } from "@octavo/domain"
 import { Effect, Option, Schema } from "effect"
 import { MemberRow } from "../organizations/MemberRepository.js"
 import { OrganizationRow } from "../organizations/OrganizationRepository.js"
@@ -12,6 +13,13 @@ export const CollectionRow = rowOf(Collection)
  * the user's member record and organization (NULL when not a member), and for a member the organization's collections
  * in creation order, as `listAll` answers them.
  */
+/** The organization's collections in creation order, as a JSON array (`[]` for none), for a statement over `o`. */
+const collectionsOf = (sql: SqlClient.SqlClient, organizationId: Fragment) =>
+  sql`coalesce(
+    (SELECT json_agg(c ORDER BY c.created_at, c.id) FROM collections c WHERE c.organization_id = ${organizationId}),
+    '[]'::json
+  )`
+
 export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: "spaces" | "collections", Item: Stored<A>) => {
   const find = findOne(
     Schema.Tuple(Schema.String, UserId),
@@ -23,10 +31,7 @@ export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: "spaces" | "co
     }),
     ([id, userId]) =>
       sql`SELECT to_json(i) AS item, to_json(m) AS member, to_json(o) AS organization,
-          CASE WHEN m.user_id IS NULL THEN '[]'::json ELSE coalesce(
-            (SELECT json_agg(c ORDER BY c.created_at, c.id) FROM collections c WHERE c.organization_id = i.organization_id),
-            '[]'::json
-          ) END AS collections
+          CASE WHEN m.user_id IS NULL THEN '[]'::json ELSE ${collectionsOf(sql, sql`i.organization_id`)} END AS collections
         FROM ${sql(table)} i
         LEFT JOIN members m ON m.organization_id = i.organization_id AND m.user_id = ${userId}
         LEFT JOIN organizations o ON o.id = m.organization_id
@@ -39,4 +44,24 @@ export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: "spaces" | "co
         membership: member === null || organization === null ? Option.none() : Option.some({ member, organization }),
         collections
       })))
+}
+
+/** A member's membership of an organization with its collections (as `listAll` answers them), in one round trip. */
+export const organizationForAccess = (sql: SqlClient.SqlClient) => {
+  const find = findOne(
+    Schema.Tuple(OrganizationId, UserId),
+    Schema.Struct({ member: MemberRow, organization: OrganizationRow, collections: Schema.Array(CollectionRow) }),
+    ([organizationId, userId]) =>
+      sql`SELECT to_json(m) AS member, to_json(o) AS organization, ${collectionsOf(sql, sql`o.id`)} AS collections
+        FROM members m JOIN organizations o ON o.id = m.organization_id
+        WHERE m.organization_id = ${organizationId} AND m.user_id = ${userId}`
+  )
+  return (organizationId: OrganizationId, userId: UserId) =>
+    Effect.map(
+      find([organizationId, userId]),
+      Option.map(({ collections, member, organization }) => ({
+        membership: { member, organization },
+        collections
+      }))
+    )
 }

@@ -3,7 +3,7 @@ import { Revision, RevisionId, RevisionRepository } from "@octavo/domain"
 import { Effect, Layer } from "effect"
 import { execute, findOne, rowOf } from "../shared/Rows.js"
 
-const RevisionRow = rowOf(Revision)
+export const RevisionRow = rowOf(Revision)
 
 export const RevisionRepositoryLive = Layer.effect(
   RevisionRepository,

@@ -6,7 +6,7 @@ import { selectPage } from "../shared/Sql.js"
 import { itemForAccess } from "./ForAccess.js"
 import { treeListing } from "./TreeListing.js"
 
-const SpaceRow = rowOf(Space)
+export const SpaceRow = rowOf(Space)
 
 export const SpaceRepositoryLive = Layer.effect(
   SpaceRepository,

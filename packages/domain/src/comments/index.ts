@@ -1,6 +1,5 @@
-import { Layer } from "effect"
 import { Comments } from "./CommentService.js"
-import { CommentCounters, OpenCommentCounts } from "./ForSpaces.js"
+import { OpenCommentCounts } from "./ForSpaces.js"
 
 export * from "./Comment.js"
 export * from "./CommentService.js"
@@ -13,5 +12,5 @@ export * from "./Ports.js"
 /** The comments context's use cases: threads on change requests. */
 export const CommentsServices = Comments.Default
 
-/** The ports of earlier contexts that comments answer: the space's counters (change requests included), a change request's open comments. */
-export const CommentAnswers = Layer.mergeAll(CommentCounters, OpenCommentCounts)
+/** The port of an earlier context that comments answer: a change request's open comments. */
+export const CommentAnswers = OpenCommentCounts

@@ -20,7 +20,7 @@ import {
   BlobStore,
   ChangeRequestComments,
   ChangeRequestRepository,
-  RevisionGitOrigins,
+  RevisionOrigins,
   type RevisionGitInfo
 } from "./Ports.js"
 import { RevisionContents } from "./RevisionContents.js"
@@ -58,7 +58,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const fetchFiles = yield* makeFileFetch
     const users = yield* UserRepository
     const comments = yield* ChangeRequestComments
-    const gitOrigins = yield* RevisionGitOrigins
+    const origins = yield* RevisionOrigins
     const work = yield* HeavyWork
 
     const storeBlob = (bytes: Uint8Array) =>
@@ -69,20 +69,21 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
 
     const loadRevision = (revisionId: RevisionId) =>
       Effect.gen(function*() {
-        const revision = yield* revisions.findById(revisionId)
-        if (Option.isNone(revision)) return yield* new NotFound({ entity: "revision", id: revisionId })
-        const merged = revision.value.type === "merge" ? revision.value.parents[1] : undefined
+        const found = yield* origins.find(revisionId)
+        if (Option.isNone(found)) return yield* new NotFound({ entity: "revision", id: revisionId })
+        const { git, revision } = found.value
+        const merged = revision.type === "merge" ? revision.parents[1] : undefined
         const changeRequest = merged === undefined
           ? undefined
-          : Option.getOrUndefined(yield* changeRequests.findByRevision(revision.value.spaceId, merged))
+          : Option.getOrUndefined(yield* changeRequests.findByRevision(revision.spaceId, merged))
         const mergedFrom: ChangeRequestView | undefined = changeRequest === undefined ? undefined : {
           changeRequest,
           outdated: false,
           createdBy: Option.getOrUndefined(yield* users.findById(changeRequest.createdBy)),
           openComments: (yield* comments.openCounts([changeRequest.id])).get(changeRequest.id) ?? 0
         }
-        const git = Option.getOrUndefined(yield* gitOrigins.of(revisionId))
-        return { revision: revision.value, content: yield* contents.load(revisionId), mergedFrom, git } satisfies RevisionView
+        const content = yield* contents.load(revisionId)
+        return { revision, content, mergedFrom, git: Option.getOrUndefined(git) } satisfies RevisionView
       })
 
     /** The space's active revision; `read` level. */

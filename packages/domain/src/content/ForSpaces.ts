@@ -1,23 +1,15 @@
 import { Effect, Layer } from "effect"
 import type { SpaceId } from "../shared/Ids.js"
-import { SpaceContentLifecycle, type SpaceCounts, SpaceCounters } from "../spaces/Ports.js"
+import { SpaceContentLifecycle, type SpaceCounts } from "../spaces/Ports.js"
 import { emptyContent } from "./Page.js"
-import { ChangeRequestRepository, ContentIndexer, RevisionContentRepository } from "./Ports.js"
+import { type ChangeRequestCounts, ContentIndexer, RevisionContentRepository } from "./Ports.js"
 
-/** The spaces context's counters of change requests, answered from the content's storage. */
-export const ChangeRequestCounters = Layer.effect(
-  SpaceCounters,
-  Effect.map(ChangeRequestRepository, (changeRequests) =>
-    SpaceCounters.of({
-      countsFor: (spaceIds) =>
-        Effect.map(changeRequests.countsFor(spaceIds), (counts) => {
-          const answered = new Map<SpaceId, Partial<SpaceCounts>>()
-          for (const [id, c] of counts)
-            answered.set(id, { changeRequests: c.total, changeRequestsOpen: c.open, changeRequestsDraft: c.draft })
-          return answered
-        })
-    }))
-)
+/** The spaces context's counters of change requests, from the counts the content's storage keeps. */
+export const spaceCountsOf = (counts: ReadonlyMap<SpaceId, ChangeRequestCounts>): Map<SpaceId, Partial<SpaceCounts>> => {
+  const answered = new Map<SpaceId, Partial<SpaceCounts>>()
+  for (const [id, c] of counts) answered.set(id, { changeRequests: c.total, changeRequestsOpen: c.open, changeRequestsDraft: c.draft })
+  return answered
+}
 
 /** What a space's coming and going does to its content and to the index that follows it. */
 export const ContentLifecycle = Layer.effect(

@@ -3,6 +3,7 @@ import type { Conflict } from "../shared/Errors.js"
 import type { ChangeRequestId, PageId, RevisionId, SpaceId } from "../shared/Ids.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
 import type { ChangeRequest, ChangeRequestStatus } from "./ChangeRequest.js"
+import type { Revision } from "../spaces/Space.js"
 import type { ContentDelta, ContentPage, RevisionContent } from "./Page.js"
 
 export class RevisionContentRepository extends Context.Tag("@octavo/domain/RevisionContentRepository")<RevisionContentRepository, {
@@ -97,12 +98,17 @@ export interface RevisionGitInfo {
   readonly ref: string
 }
 
-/** Where revisions came from in Git, which the gitsync context keeps; without it, none came from Git. */
-export class RevisionGitOrigins extends Context.Reference<RevisionGitOrigins>()("@octavo/domain/RevisionGitOrigins", {
-  defaultValue: () => ({
-    of: (_revisionId: RevisionId): Effect.Effect<Option.Option<RevisionGitInfo>> => Effect.succeed(Option.none())
-  })
-}) {}
+/** A revision with the Git commit it was imported from, if it was. */
+export interface RevisionWithOrigin {
+  readonly revision: Revision
+  readonly git: Option.Option<RevisionGitInfo>
+}
+
+/** Revisions with where they came from in Git, which the gitsync context keeps. */
+export class RevisionOrigins extends Context.Tag("@octavo/domain/RevisionOrigins")<RevisionOrigins, {
+  /** The revision with its origin; none when there is no such revision. */
+  readonly find: (revisionId: RevisionId) => Effect.Effect<Option.Option<RevisionWithOrigin>>
+}>() {}
 
 /** The storage the content context owns. */
 export type ContentPorts = RevisionContentRepository | BlobStore | ChangeRequestRepository

@@ -42,16 +42,29 @@ export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identit
         (actor) => actor.isInstanceAdmin ? Effect.void : Effect.fail(new Forbidden({ action, required: "the instance administrator" }))
       )
 
+    /** The token, while it is not revoked. */
+    const live = (token: Option.Option<ApiToken>) =>
+      Option.isNone(token) || token.value.revokedAt !== undefined
+        ? Effect.fail(new Unauthenticated({ reason: "The bearer token is unknown or revoked" }))
+        : Effect.succeed(token.value)
+
+    /** The live token with its user, while the user exists. */
+    const withUser = (token: ApiToken, user: Option.Option<User>) =>
+      Option.isNone(user)
+        ? Effect.fail(new Unauthenticated({ reason: "The bearer token's user no longer exists" }))
+        : Effect.succeed({ user: user.value, token })
+
     /** The token's user, while the token is not revoked and its user exists. */
     const userOf = (token: Option.Option<ApiToken>) =>
-      Effect.gen(function*() {
-        if (Option.isNone(token) || token.value.revokedAt !== undefined) {
-          return yield* new Unauthenticated({ reason: "The bearer token is unknown or revoked" })
-        }
-        const user = yield* users.findById(token.value.userId)
-        if (Option.isNone(user)) return yield* new Unauthenticated({ reason: "The bearer token's user no longer exists" })
-        return { user: user.value, token: token.value }
-      })
+      Effect.flatMap(live(token), (found) => Effect.flatMap(users.findById(found.userId), (user) => withUser(found, user)))
+
+    /** The token with `hash` and its user, read together, under the same rules as `userOf`. */
+    const userOfHash = (hash: string) =>
+      Effect.flatMap(tokens.findWithUser(hash), (found) =>
+        Effect.flatMap(
+          live(Option.map(found, ({ token }) => token)),
+          (token) => withUser(token, Option.flatMap(found, ({ user }) => user))
+        ))
 
     /** Tokens found valid, by hash, until a time: a client's requests in quick succession cost one lookup. */
     const checked = new Map<string, { readonly user: User; readonly token: ApiToken; readonly until: number }>()
@@ -63,7 +76,7 @@ export class Identity extends Effect.Service<Identity>()("@octavo/domain/Identit
         const at = yield* Clock.currentTimeMillis
         const recent = checked.get(hash)
         if (recent !== undefined && recent.until > at) return recent
-        const found = yield* userOf(yield* tokens.findByHash(hash))
+        const found = yield* userOfHash(hash)
         checked.delete(hash)
         if (checked.size >= CHECKED_TOKENS) checked.delete(checked.keys().next().value as string)
         checked.set(hash, { ...found, until: at + TOKEN_CHECK_MS })

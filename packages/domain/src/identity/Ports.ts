@@ -14,6 +14,10 @@ export class UserRepository extends Context.Tag("@octavo/domain/UserRepository")
 export class TokenRepository extends Context.Tag("@octavo/domain/TokenRepository")<TokenRepository, {
   readonly insert: (token: ApiToken) => Effect.Effect<void>
   readonly findByHash: (hash: string) => Effect.Effect<Option.Option<ApiToken>>
+  /** The token with `hash` (as `findByHash`) and its user, when the user exists, in one read. */
+  readonly findWithUser: (
+    hash: string
+  ) => Effect.Effect<Option.Option<{ readonly token: ApiToken; readonly user: Option.Option<User> }>>
   readonly findById: (id: TokenId) => Effect.Effect<Option.Option<ApiToken>>
   readonly revoke: (id: TokenId, at: Date) => Effect.Effect<void>
 }>() {}

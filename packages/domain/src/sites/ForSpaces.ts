@@ -1,12 +1,13 @@
 import { Effect, Layer, Option } from "effect"
 import { ContentLifecycle } from "../content/ForSpaces.js"
-import { OrganizationRepository } from "../organizations/Ports.js"
+import type { Organization } from "../organizations/Organization.js"
 import type { SiteId, SpaceId } from "../shared/Ids.js"
-import { type PublishedPlace, SpaceContentLifecycle, SpacePublications, SpaceRepository } from "../spaces/Ports.js"
+import { type PublishedPlace, SpaceContentLifecycle, SpaceRepository } from "../spaces/Ports.js"
+import type { Space } from "../spaces/Space.js"
 import { commitTree } from "./Commit.js"
 import { ShareLinkRepository, SiteRepository, SiteStructureRepository } from "./Ports.js"
 import { openingKey, shownTree, showsSpace, siteSpaceSegments } from "./Reading.js"
-import type { Site } from "./Site.js"
+import type { Site, SiteTree } from "./Site.js"
 import { dropSpace } from "./Structure.js"
 
 /**
@@ -38,57 +39,67 @@ export const SiteSpaceLifecycle = Layer.effect(
   })
 ).pipe(Layer.provide(ContentLifecycle))
 
+/** What sites hold of some spaces, as the sites' storage keeps it: what their published places are found from. */
+export interface SitesOfSpaces {
+  /** The site spaces on any of the spaces, as (site, space) pairs (as `SiteStructureRepository.onSpaces` answers). */
+  readonly siteSpaces: ReadonlyArray<{ readonly siteId: SiteId; readonly spaceId: SpaceId }>
+  /** The sites of those site spaces, as `SiteRepository.findById` answers each. */
+  readonly sites: ReadonlyArray<Site>
+  /** Everything under each of those sites, as `SiteStructureRepository.load` answers, by site. */
+  readonly structures: ReadonlyMap<SiteId, Omit<SiteTree, "site">>
+  /** The spaces that any site space of those sites is on, as `SpaceRepository.findMany` answers. */
+  readonly structureSpaces: ReadonlyArray<Space>
+}
+
+/** `SitesOfSpaces` for `spaceIds`, read through the sites' and spaces' repositories one after the other. */
+export const readSitesOfSpaces = Effect.gen(function*() {
+  const sites = yield* SiteRepository
+  const structures = yield* SiteStructureRepository
+  const spaces = yield* SpaceRepository
+  return (spaceIds: ReadonlyArray<SpaceId>): Effect.Effect<SitesOfSpaces> =>
+    Effect.gen(function*() {
+      const siteSpaces = yield* structures.onSpaces(spaceIds)
+      const found = yield* Effect.forEach([...new Set(siteSpaces.map((h) => h.siteId))], (id: SiteId) => sites.findById(id))
+      const held = found.flatMap((site) => Option.toArray(site))
+      const loaded = new Map<SiteId, Omit<SiteTree, "site">>()
+      for (const site of held) loaded.set(site.id, yield* structures.load(site.id))
+      const onSpaces = [...new Set([...loaded.values()].flatMap((tree) => tree.siteSpaces.map((s) => s.spaceId)))]
+      return { siteSpaces, sites: held, structures: loaded, structureSpaces: yield* spaces.findMany(onSpaces) }
+    })
+})
+
 /**
  * Where spaces are published (conventions-2.md §1, "published gates the urls.published of …
- * Space"): the site space of each space in the first published site, by creation, that shows it.
+ * Space"): the site space of each space in the first published site, by creation, that shows it,
+ * from what sites hold of those spaces. Only a read made with a share key reads more: the active
+ * share links of the sites.
  */
-export const SitePublications = Layer.effect(
-  SpacePublications,
-  Effect.gen(function*() {
-    const sites = yield* SiteRepository
-    const structures = yield* SiteStructureRepository
-    const shareLinks = yield* ShareLinkRepository
-    const spaces = yield* SpaceRepository
-    const organizations = yield* OrganizationRepository
-    return SpacePublications.of({
-      placesOf: (organizationId, spaceIds, shareKey) =>
-        Effect.gen(function*() {
-          const places = new Map<SpaceId, PublishedPlace>()
-          const asked = new Set<string>(spaceIds)
-          const held = yield* structures.onSpaces(spaceIds)
-          if (held.length === 0) return places
-          const found = yield* Effect.forEach([...new Set(held.map((h) => h.siteId))], (id: SiteId) => sites.findById(id))
-          const published = found
-            .flatMap((
-              s
-            ): Array<Site> => (Option.isSome(s) && s.value.published && s.value.organizationId === organizationId ? [s.value] : []))
-            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-          if (published.length === 0) return places
-          const hostname = Option.flatMap(yield* organizations.findById(organizationId), (o) => Option.fromNullable(o.hostname))
-          const trees = []
-          for (const site of published) trees.push({ site, ...(yield* structures.load(site.id)) })
-          const shown = new Set(
-            (yield* spaces.findMany([...new Set(trees.flatMap((t) => t.siteSpaces.map((s) => s.spaceId)))]))
-              .filter((sp) => showsSpace(organizationId, sp))
-              .map((sp) => sp.id as string)
-          )
-          for (const tree of trees) {
-            const site = tree.site
-            const visible = shownTree(tree, (id) => shown.has(id))
-            const key = openingKey(site, shareKey, shareKey === undefined ? [] : yield* shareLinks.active(site.id))
-            for (const siteSpace of visible.tree.siteSpaces) {
-              if (places.has(siteSpace.spaceId) || !asked.has(siteSpace.spaceId)) continue
-              places.set(siteSpace.spaceId, {
-                proxy: site.proxy,
-                organization: Option.getOrElse(hostname, () => organizationId),
-                site: site.basename ?? site.id,
-                path: siteSpaceSegments(visible, siteSpace),
-                shareKey: key
-              })
-            }
-          }
-          return places
-        })
+export const makePublishedPlaces = Effect.gen(function*() {
+  const shareLinks = yield* ShareLinkRepository
+  return (organization: Organization, spaceIds: ReadonlyArray<SpaceId>, shareKey: string | undefined, held: SitesOfSpaces) =>
+    Effect.gen(function*() {
+      const places = new Map<SpaceId, PublishedPlace>()
+      const asked = new Set<string>(spaceIds)
+      const published = held.sites
+        .filter((site) => site.published && site.organizationId === organization.id)
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      if (published.length === 0) return places
+      const shown = new Set(held.structureSpaces.filter((sp) => showsSpace(organization.id, sp)).map((sp) => sp.id as string))
+      for (const site of published) {
+        const tree: SiteTree = { site, ...(held.structures.get(site.id) ?? { sections: [], groups: [], siteSpaces: [] }) }
+        const visible = shownTree(tree, (id) => shown.has(id))
+        const key = openingKey(site, shareKey, shareKey === undefined ? [] : yield* shareLinks.active(site.id))
+        for (const siteSpace of visible.tree.siteSpaces) {
+          if (places.has(siteSpace.spaceId) || !asked.has(siteSpace.spaceId)) continue
+          places.set(siteSpace.spaceId, {
+            proxy: site.proxy,
+            organization: organization.hostname ?? organization.id,
+            site: site.basename ?? site.id,
+            path: siteSpaceSegments(visible, siteSpace),
+            shareKey: key
+          })
+        }
+      }
+      return places
     })
-  })
-)
+})

@@ -187,7 +187,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
     const visibleTree = (access: Membership, tree: SiteTree, shareKey?: string) =>
       Effect.gen(function*() {
         const live: ReadonlyArray<Space> = yield* liveSpaces(tree.site.organizationId, tree.siteSpaces.map((s) => s.spaceId))
-        const spaceViews = yield* views.of(access.member, yield* guard.treeOf(tree.site.organizationId), live, shareKey)
+        const spaceViews = yield* views.of(access, yield* guard.treeOf(tree.site.organizationId), live, shareKey)
         const bySpace = new Map(spaceViews.map((v) => [v.space.id as string, v]))
         return { ...shownTree(tree, (id) => bySpace.has(id)), spaces: bySpace } satisfies VisibleTree
       })

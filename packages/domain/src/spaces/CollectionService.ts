@@ -44,8 +44,7 @@ export class Collections extends Effect.Service<Collections>()("@octavo/domain/C
     const create = (organizationId: OrganizationId, input: CreateCollectionInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(CreateCollectionInput)(input)
-        const access = yield* guard.organization(organizationId)
-        const tree = yield* guard.treeOf(organizationId)
+        const { access, tree } = yield* guard.organizationWithTree(organizationId)
         const parentId = valid.parent ?? null
         yield* guard.requireCreateUnder(access, tree, parentId)
         const at = yield* now
@@ -124,11 +123,10 @@ export class Collections extends Effect.Service<Collections>()("@octavo/domain/C
     /** `nested` (the default) lists every collection; otherwise only those at the top. */
     const list = (organizationId: OrganizationId, nested: boolean, page: PageRequest) =>
       Effect.gen(function*() {
-        const access = yield* guard.organization(organizationId)
+        const { access, tree } = yield* guard.organizationWithTree(organizationId)
         yield* requireNotGuest(access.member, "list collections")
         const filter: ParentFilter = nested ? { _tag: "all" } : { _tag: "children", parentId: null }
         const result = yield* collections.list(organizationId, filter, page)
-        const tree = yield* guard.treeOf(organizationId)
         return mapPage(result, (c) => collectionView(access.member, tree, c))
       })
 
@@ -136,7 +134,7 @@ export class Collections extends Effect.Service<Collections>()("@octavo/domain/C
       Effect.gen(function*() {
         const { access, collection, tree } = yield* guard.collection(collectionId)
         const result = yield* spaces.list(collection.organizationId, { _tag: "children", parentId: collection.id }, page)
-        return { ...result, items: yield* views.of(access.member, tree, result.items) }
+        return { ...result, items: yield* views.of(access, tree, result.items) }
       })
 
     /** Moves need `admin` on the item and `create` under the target; a collection cannot go into itself or below. */

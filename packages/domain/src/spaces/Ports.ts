@@ -1,6 +1,7 @@
 import { Context, Effect, type Option } from "effect"
 import type { Conflict } from "../shared/Errors.js"
 import type { Membership } from "../organizations/Access.js"
+import type { Organization } from "../organizations/Organization.js"
 import type { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
 import type { Order, Page, PageRequest } from "../shared/Pagination.js"
 import type { Collection, CustomField, CustomFieldValue, Revision, Space } from "./Space.js"
@@ -24,6 +25,14 @@ export class CollectionRepository extends Context.Tag("@octavo/domain/Collection
   readonly list: (organizationId: OrganizationId, filter: ParentFilter, page: PageRequest) => Effect.Effect<Page<Collection>>
   /** Every collection of the organization, for walking the tree (small: collections are few). */
   readonly listAll: (organizationId: OrganizationId) => Effect.Effect<ReadonlyArray<Collection>>
+  /**
+   * The user's membership of the organization with every collection of it (as `listAll`), in one
+   * read; none when the user is not a member.
+   */
+  readonly listForMember: (
+    organizationId: OrganizationId,
+    userId: UserId
+  ) => Effect.Effect<Option.Option<{ readonly membership: Membership; readonly collections: ReadonlyArray<Collection> }>>
 }>() {}
 
 /**
@@ -110,12 +119,6 @@ export interface SpaceCounts {
   readonly changeRequestsDraft: number
 }
 
-/** Counts what later contexts hold of spaces; the content context answers it. */
-export class SpaceCounters extends Context.Tag("@octavo/domain/SpaceCounters")<SpaceCounters, {
-  /** The counters of those of the spaces that have anything to count; the others count zero. */
-  readonly countsFor: (spaceIds: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyMap<SpaceId, Partial<SpaceCounts>>>
-}>() {}
-
 /**
  * What becomes of a space's content as the space comes and goes, inside the unit of work that
  * changes the space; the content context answers it.
@@ -143,19 +146,6 @@ export interface PublishedPlace {
   readonly shareKey: string | undefined
 }
 
-/** Where spaces are published, which the sites context knows. */
-export class SpacePublications extends Context.Tag("@octavo/domain/SpacePublications")<SpacePublications, {
-  /**
-   * For each of the organization's spaces that a published site shows, its place in the first
-   * such site (by creation); the others are absent.
-   */
-  readonly placesOf: (
-    organizationId: OrganizationId,
-    spaceIds: ReadonlyArray<SpaceId>,
-    shareKey: string | undefined
-  ) => Effect.Effect<ReadonlyMap<SpaceId, PublishedPlace>>
-}>() {}
-
 /** A space's Git Sync as GitBook's `GitSyncState` shows it (conventions-2.md §8), without credentials. */
 export interface SpaceGitSyncInfo {
   readonly repoName?: string | undefined
@@ -176,13 +166,28 @@ export interface SpaceGitSyncInfo {
   readonly operationTimeout: number
 }
 
-/** The Git Sync of spaces, which the gitsync context keeps; without it, no space is synced. */
-export class SpaceGitSync extends Context.Reference<SpaceGitSync>()("@octavo/domain/SpaceGitSync", {
-  defaultValue: () => ({
-    /** The sync of those of the spaces that have one, fetched for all of them at once. */
-    of: (_spaceIds: ReadonlyArray<SpaceId>): Effect.Effect<ReadonlyMap<SpaceId, SpaceGitSyncInfo>> => Effect.succeed(new Map())
-  })
-}) {}
+/** What later contexts keep of spaces that a view of them shows. */
+export interface SpaceFacts {
+  /** The counters of those of the spaces that have anything to count; the others count zero. */
+  readonly counts: ReadonlyMap<SpaceId, Partial<SpaceCounts>>
+  /** For each space that a published site of the organization shows, its place in the first such site (by creation). */
+  readonly places: ReadonlyMap<SpaceId, PublishedPlace>
+  /** The Git Sync of those of the spaces that have one. */
+  readonly gitSync: ReadonlyMap<SpaceId, SpaceGitSyncInfo>
+}
+
+/**
+ * What later contexts keep of spaces (change requests, comments, sites, Git Sync), for many spaces
+ * at once; the contexts that keep it answer it together (see `SpaceFactsLive`).
+ */
+export class SpaceViewFacts extends Context.Tag("@octavo/domain/SpaceViewFacts")<SpaceViewFacts, {
+  /** The facts of `spaceIds`, all of `organization`; `shareKey` is the one the read was made with, if any. */
+  readonly of: (
+    organization: Organization,
+    spaceIds: ReadonlyArray<SpaceId>,
+    shareKey: string | undefined
+  ) => Effect.Effect<SpaceFacts>
+}>() {}
 
 /** The storage the spaces context owns. */
 export type SpacesPorts = CollectionRepository | SpaceRepository | SiblingRepository | RevisionRepository | CustomFieldRepository

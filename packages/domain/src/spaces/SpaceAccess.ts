@@ -147,12 +147,23 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
     /** `lock` for a change the actor makes to the content: it needs the proof of `edit`. */
     const lockForChange = (proof: Authorized<"edit">) => lock(proof.space.id)
 
+    /**
+     * The organization as the actor sees it (as `organization` answers) with its collections, in
+     * one read: not a member reads as no such organization.
+     */
+    const organizationWithTree = (organizationId: OrganizationId) =>
+      Effect.gen(function*() {
+        const actor = yield* Actor
+        const found = yield* collections.listForMember(organizationId, actor.id)
+        if (Option.isNone(found)) return yield* new NotFound({ entity: "organization", id: organizationId })
+        return { access: found.value.membership, tree: indexCollections(found.value.collections) }
+      })
+
     /** Every space of the organization the actor may read (soft-deleted ones left out); guests may not ask. */
     const readableSpaces = (organizationId: OrganizationId, action: string) =>
       Effect.gen(function*() {
-        const access = yield* accessOrganization(organizationId)
+        const { access, tree } = yield* organizationWithTree(organizationId)
         yield* requireNotGuest(access.member, action)
-        const tree = yield* treeOf(organizationId)
         const readable: Array<Space> = []
         let after: Option.Option<Keyset> = Option.none()
         for (;;) {
@@ -167,6 +178,7 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
 
     return {
       organization: accessOrganization,
+      organizationWithTree,
       treeOf,
       levelOn,
       findParent,

@@ -46,8 +46,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
     const create = (organizationId: OrganizationId, input: CreateSpaceInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(CreateSpaceInput)(input)
-        const access = yield* guard.organization(organizationId)
-        const tree = yield* guard.treeOf(organizationId)
+        const { access, tree } = yield* guard.organizationWithTree(organizationId)
         const parentId = valid.parent ?? null
         yield* guard.requireCreateUnder(access, tree, parentId)
         const actor = yield* Actor
@@ -73,7 +72,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           yield* lifecycle.created(id, revision.id)
           return space
         }))
-        return yield* views.one(access.member, tree, space)
+        return yield* views.one(access, tree, space)
       })
 
     /** With a share key that opens a site showing the space, its published URL carries the key; any other key changes nothing. */
@@ -82,7 +81,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         if (shareKey !== undefined)
           yield* validate(ShareKey)(shareKey).pipe(Effect.mapError((e) => new InvalidInput({ field: "shareKey", rule: e.rule })))
         const { access, space, tree } = yield* guard.space(spaceId)
-        return yield* views.one(access.member, tree, space, shareKey)
+        return yield* views.one(access, tree, space, shareKey)
       })
 
     /** Title, emoji and icon need `edit`; the edit mode and default level need `admin`. */
@@ -107,7 +106,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           updatedAt: yield* now
         }
         yield* spaces.update(updated)
-        return yield* views.one(access.member, tree, updated)
+        return yield* views.one(access, tree, updated)
       })
 
     /** Soft delete: the space is hidden and can be restored for seven days. */
@@ -127,7 +126,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         }
         const { deletedAt: _, ...restored } = { ...space, updatedAt: at }
         yield* spaces.update(restored)
-        return yield* views.one(access.member, tree, restored)
+        return yield* views.one(access, tree, restored)
       })
 
     /** A new space with the same settings, content and custom field values, right after the original. */
@@ -156,7 +155,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           if (values.size > 0) yield* customFields.setValues(id, values)
           return copy
         }))
-        return yield* views.one(access.member, tree, copy)
+        return yield* views.one(access, tree, copy)
       })
 
     const move = (spaceId: SpaceId, input: MoveInput) =>
@@ -179,7 +178,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           yield* spaces.update(moved)
           return moved
         }))
-        return yield* views.one(access.member, tree, moved)
+        return yield* views.one(access, tree, moved)
       })
 
     /** To another organization (admin in both), optionally into one of its collections, at the end. */
@@ -209,16 +208,15 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           }
           return moved
         }))
-        return yield* views.one(target.member, targetTree, moved)
+        return yield* views.one(target, targetTree, moved)
       })
 
     const list = (organizationId: OrganizationId, page: PageRequest) =>
       Effect.gen(function*() {
-        const access = yield* guard.organization(organizationId)
+        const { access, tree } = yield* guard.organizationWithTree(organizationId)
         yield* requireNotGuest(access.member, "list spaces")
         const result = yield* spaces.list(organizationId, { _tag: "all" }, page)
-        const tree = yield* guard.treeOf(organizationId)
-        return { ...result, items: yield* views.of(access.member, tree, result.items) }
+        return { ...result, items: yield* views.of(access, tree, result.items) }
       })
 
     /**
@@ -227,15 +225,14 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
      */
     const memberSpaces = (organizationId: OrganizationId, userId: UserId, order: Order, page: PageRequest) =>
       Effect.gen(function*() {
-        const access = yield* guard.organization(organizationId)
+        const { access, tree } = yield* guard.organizationWithTree(organizationId)
         if (access.member.userId !== userId) yield* requireNotGuest(access.member, "read other members' spaces")
-        const member = yield* members.find(organizationId, userId)
+        const member = access.member.userId === userId ? Option.some(access.member) : yield* members.find(organizationId, userId)
         if (Option.isNone(member)) return yield* new NotFound({ entity: "member", id: userId })
         const role = member.value.role
         if (role === null) return { items: [], count: 0, next: Option.none() }
-        const tree = yield* guard.treeOf(organizationId)
         const result = yield* spaces.list(organizationId, { _tag: "all", order }, page)
-        const listed = yield* views.of(access.member, tree, result.items)
+        const listed = yield* views.of(access, tree, result.items)
         return {
           ...result,
           items: listed.map((view) => ({

@@ -1,15 +1,8 @@
 import { Effect } from "effect"
+import type { Membership } from "../organizations/Access.js"
 import type { Member } from "../organizations/Organization.js"
-import type { SpaceId } from "../shared/Ids.js"
 import { type SpacePermissions, spacePermissions } from "./ContentPolicy.js"
-import {
-  type PublishedPlace,
-  type SpaceCounts,
-  SpaceCounters,
-  SpaceGitSync,
-  type SpaceGitSyncInfo,
-  SpacePublications
-} from "./Ports.js"
+import { type PublishedPlace, type SpaceCounts, type SpaceFacts, type SpaceGitSyncInfo, SpaceViewFacts } from "./Ports.js"
 import type { Space } from "./Space.js"
 import { SpaceAccess } from "./SpaceAccess.js"
 import type { CollectionIndex } from "./Tree.js"
@@ -31,38 +24,32 @@ const noCounts: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsOp
 export class SpaceViews extends Effect.Service<SpaceViews>()("@octavo/domain/SpaceViews", {
   effect: Effect.gen(function*() {
     const guard = yield* SpaceAccess
-    const counters = yield* SpaceCounters
-    const publications = yield* SpacePublications
-    const gitSyncs = yield* SpaceGitSync
+    const facts = yield* SpaceViewFacts
 
-    const viewOf = (
-      member: Member,
-      tree: CollectionIndex,
-      space: Space,
-      counts: ReadonlyMap<SpaceId, Partial<SpaceCounts>>,
-      places: ReadonlyMap<SpaceId, PublishedPlace>,
-      synced: ReadonlyMap<SpaceId, SpaceGitSyncInfo>
-    ): SpaceView => ({
+    const viewOf = (member: Member, tree: CollectionIndex, space: Space, found: SpaceFacts): SpaceView => ({
       space,
       permissions: spacePermissions(guard.levelOn(member, tree, space.defaultLevel, space.parentId)),
-      counts: { ...noCounts, ...counts.get(space.id) },
-      published: places.get(space.id),
-      gitSync: synced.get(space.id)
+      counts: { ...noCounts, ...found.counts.get(space.id) },
+      published: found.places.get(space.id),
+      gitSync: found.gitSync.get(space.id)
     })
 
-    /** The views of spaces, their counters counted, their published places and Git Syncs found in one go. */
-    const of = (member: Member, tree: CollectionIndex, spaces: ReadonlyArray<Space>, shareKey?: string) =>
-      Effect.gen(function*() {
-        const ids = spaces.map((s) => s.id)
-        const counts = yield* counters.countsFor(ids)
-        const organizationId = spaces[0]?.organizationId
-        const places = organizationId === undefined ? new Map() : yield* publications.placesOf(organizationId, ids, shareKey)
-        const synced = yield* gitSyncs.of(ids)
-        return spaces.map((s) => viewOf(member, tree, s, counts, places, synced))
-      })
+    /** The views of spaces of the organization `access` is to: their counters, published places and Git Syncs found in one go. */
+    const of = (
+      access: Membership,
+      tree: CollectionIndex,
+      spaces: ReadonlyArray<Space>,
+      shareKey?: string
+    ): Effect.Effect<Array<SpaceView>> => {
+      if (spaces.length === 0) return Effect.succeed([])
+      return Effect.map(
+        facts.of(access.organization, spaces.map((s) => s.id), shareKey),
+        (found) => spaces.map((s) => viewOf(access.member, tree, s, found))
+      )
+    }
 
-    const one = (member: Member, tree: CollectionIndex, space: Space, shareKey?: string) =>
-      Effect.map(of(member, tree, [space], shareKey), (views) => views[0] as SpaceView)
+    const one = (access: Membership, tree: CollectionIndex, space: Space, shareKey?: string) =>
+      Effect.map(of(access, tree, [space], shareKey), (views) => views[0] as SpaceView)
 
     return { of, one } as const
   })

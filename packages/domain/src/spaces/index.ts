@@ -18,7 +18,7 @@ export * from "./Tree.js"
 
 /**
  * The spaces context's use cases: collections, spaces, custom fields, and the access to them
- * that later contexts use. Needs `SpaceCounters` and `SpaceContentLifecycle`, which content answers.
+ * that later contexts use. Needs `SpaceViewFacts` and `SpaceContentLifecycle`, which later contexts answer.
  */
 export const SpacesServices = Layer.mergeAll(Collections.Default, Spaces.Default, CustomFields.Default).pipe(
   Layer.provideMerge(SpaceViews.Default),

@@ -1,10 +1,20 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import {
+  ChangeRequests,
+  Comments,
   type DomainServices,
   type GitSyncState,
   GitSyncRepository,
+  RevisionGitReads,
   RevisionId,
+  RevisionRepository,
+  Sites,
+  SpaceFactReads,
+  SpaceFactReadsOneByOne,
+  type SpaceFactRows,
+  SpaceId,
+  Spaces,
   type StoragePorts,
   UnitOfWork
 } from "../../src/index.js"
@@ -81,5 +91,101 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: ty
         yield* states.saveRevision(withoutUrl)
         expect(yield* states.findRevision(revisionId)).toEqual(Option.some(withoutUrl))
         expect(yield* states.findRevision(RevisionId.make("missing"))).toEqual(Option.none())
+      }))
+
+    it.effect("what a view of spaces reads of later contexts, at once, is what each one's repository answers", () =>
+      Effect.gen(function*() {
+        const spaces = yield* Spaces
+        const changeRequests = yield* ChangeRequests
+        const comments = yield* Comments
+        const sites = yield* Sites
+        const { organization, run, space } = yield* adminWithNewSpace("Facts")
+        const made = [space.id]
+        for (const title of ["Second", "Third"]) made.push((yield* run(spaces.create(organization.id, { title }))).space.id)
+        const [first, second, third] = made as [SpaceId, SpaceId, SpaceId]
+        // Change requests in every status on two spaces, open comments on one, a site showing two, a sync on one.
+        for (const [spaceId, subject] of [[first, "A"], [first, "B"], [second, "C"]] as const) {
+          yield* run(changeRequests.create(spaceId, { subject }))
+        }
+        yield* run(changeRequests.update(first, "2", { status: "open" }))
+        const reviewed = yield* run(changeRequests.edit(second, "1", { changes: [{ operation: "insert_page", title: "Page" }] }))
+        const page = [...reviewed.content.pages.values()][0]!
+        yield* run(comments.post(second, "1", { page: page.id, body: { markdown: "One" } }))
+        yield* run(comments.post(second, "1", { page: page.id, body: { markdown: "Two" } }))
+        const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
+        const { section } = yield* run(sites.addSection(site.id, { spaceId: first, title: "Guides" }))
+        yield* run(sites.addSiteSpace(site.id, { spaceId: third, sectionId: section.section.id }))
+        const state: GitSyncState = { spaceId: third, repoName: "owner/repo", updatedAt: at(5) }
+        yield* (yield* GitSyncRepository).save(state)
+
+        const asked = [first, second, third, SpaceId.make(uniqueId("s"))]
+        const read = yield* (yield* SpaceFactReads).of(asked)
+        const oneByOne = yield* Effect.flatMap(SpaceFactReads, (reads) => reads.of(asked)).pipe(Effect.provide(SpaceFactReadsOneByOne))
+        // Rows come in no particular order.
+        const byId = <A extends { readonly id: string }>(rows: ReadonlyArray<A>) => [...rows].sort((a, b) => a.id.localeCompare(b.id))
+        const sorted = (rows: SpaceFactRows) => ({
+          ...rows,
+          gitSync: [...rows.gitSync].sort((a, b) => a.spaceId.localeCompare(b.spaceId)),
+          sites: {
+            siteSpaces: [...rows.sites.siteSpaces].sort((a, b) => a.siteId.localeCompare(b.siteId) || a.spaceId.localeCompare(b.spaceId)),
+            sites: byId(rows.sites.sites),
+            structures: new Map(
+              [...rows.sites.structures].map((
+                [id, tree]
+              ) => [id, { sections: byId(tree.sections), groups: byId(tree.groups), siteSpaces: byId(tree.siteSpaces) }])
+            ),
+            structureSpaces: byId(rows.sites.structureSpaces)
+          }
+        })
+        expect(sorted(read)).toEqual(sorted(oneByOne))
+        // And what that is, so that both cannot be empty alike.
+        expect([...read.changeRequests].sort()).toEqual([
+          [first, { total: 2, open: 1, draft: 1 }],
+          [second, { total: 1, open: 0, draft: 1 }]
+        ].sort())
+        expect([...read.openComments]).toEqual([[second, 2]])
+        expect(read.sites.siteSpaces.map((s) => s.spaceId).sort()).toEqual([first, third].sort())
+        expect(read.sites.sites.map((s) => s.id)).toEqual([site.id])
+        expect(read.sites.structures.get(site.id)?.siteSpaces.map((s) => s.spaceId).sort()).toEqual([first, third].sort())
+        expect(read.sites.structureSpaces.map((s) => s.id).sort()).toEqual([first, third].sort())
+        expect(read.gitSync).toEqual([state])
+        expect(yield* (yield* SpaceFactReads).of([])).toEqual({
+          changeRequests: new Map(),
+          openComments: new Map(),
+          sites: { siteSpaces: [], sites: [], structures: new Map(), structureSpaces: [] },
+          gitSync: []
+        })
+        // The space's view shows them.
+        const view = yield* run(spaces.get(first))
+        expect(view.counts).toEqual({ comments: 0, changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 })
+        expect((yield* run(spaces.get(third))).gitSync?.repoName).toBe("owner/repo")
+        expect((yield* run(spaces.get(second))).counts.comments).toBe(2)
+        expect((yield* run(spaces.get(first))).published).toBeUndefined()
+        yield* run(sites.publish(site.id))
+        expect((yield* run(spaces.get(first))).published).toMatchObject({ organization: organization.id, site: site.id })
+        expect((yield* run(spaces.get(third))).published).toMatchObject({ organization: organization.id, site: site.id })
+        expect((yield* run(spaces.get(second))).published).toBeUndefined()
+      }))
+
+    it.effect("a revision read with its Git metadata, at once, is what each repository answers", () =>
+      Effect.gen(function*() {
+        const reads = yield* RevisionGitReads
+        const revisions = yield* RevisionRepository
+        const states = yield* GitSyncRepository
+        const { space } = yield* adminWithNewSpace("Read with its commit")
+        const revision = Option.getOrThrow(yield* revisions.findById(space.revisionId))
+        expect(yield* reads.find(space.revisionId)).toEqual(Option.some({ revision, git: Option.none() }))
+        const git = {
+          revisionId: space.revisionId,
+          spaceId: space.id,
+          oid: "feed42",
+          message: "Import\n",
+          createdByService: true,
+          ref: "refs/heads/main"
+        }
+        yield* states.saveRevision(git)
+        expect(yield* reads.find(space.revisionId)).toEqual(Option.some({ revision, git: yield* states.findRevision(space.revisionId) }))
+        expect(yield* reads.find(space.revisionId)).toEqual(Option.some({ revision, git: Option.some(git) }))
+        expect(yield* reads.find(RevisionId.make(uniqueId("rv")))).toEqual(Option.none())
       }))
   })

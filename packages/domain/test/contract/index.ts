@@ -70,9 +70,15 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
           const token = { id: TokenId.make(uniqueId("k")), userId: user.id, label: "ci", hash: uniqueId("h"), createdAt: at(1) }
           yield* tokens.insert(token)
           expect(Option.getOrThrow(yield* tokens.findByHash(token.hash))).toEqual(token)
+          // With its user, in one read.
+          expect(yield* tokens.findWithUser(token.hash)).toEqual(Option.some({ token, user: Option.some(user) }))
           yield* tokens.revoke(token.id, at(2))
           expect(Option.getOrThrow(yield* tokens.findById(token.id)).revokedAt).toEqual(at(2))
+          expect(yield* tokens.findWithUser(token.hash)).toEqual(
+            Option.some({ token: { ...token, revokedAt: at(2) }, user: Option.some(user) })
+          )
           expect(yield* tokens.findByHash("nothing")).toEqual(Option.none())
+          expect(yield* tokens.findWithUser("nothing")).toEqual(Option.none())
         }))
 
       it.effect("organizations: hostnames are unique, updates keep optional fields", () =>

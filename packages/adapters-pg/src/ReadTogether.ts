@@ -1,0 +1,101 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { GitSyncState, RevisionGit, RevisionGitReads, RevisionId, SiteId, SpaceFactReads, SpaceId } from "@octavo/domain"
+import { Effect, Layer, Option, Schema } from "effect"
+import { OpenCountRow, openCommentCounts } from "./comments/CommentRepository.js"
+import { changeRequestCounts, CountsRow } from "./content/ChangeRequestRepository.js"
+import { gitSyncStatesOf } from "./gitsync/GitSyncRepository.js"
+import { findOne, single } from "./shared/Rows.js"
+import { SiteRow } from "./sites/SiteRepository.js"
+import { GroupRow, SectionRow, siteSpacesOn, SiteSpaceRow, SpaceOfRow } from "./sites/SiteStructureRepository.js"
+import { RevisionRow } from "./spaces/RevisionRepository.js"
+import { SpaceRow } from "./spaces/SpaceRepository.js"
+
+// The reads of several contexts at once (the domain's ReadTogether), each in one statement over the
+// tables of those contexts.
+
+/** Each context's rows as one JSON array column: the queries its repositories send alone. */
+const FactsRow = Schema.Struct({
+  change_requests: Schema.Array(CountsRow),
+  open_comments: Schema.Array(OpenCountRow),
+  site_spaces: Schema.Array(SpaceOfRow),
+  sites: Schema.Array(SiteRow),
+  sections: Schema.Array(SectionRow),
+  groups: Schema.Array(GroupRow),
+  structure_site_spaces: Schema.Array(SiteSpaceRow),
+  structure_spaces: Schema.Array(SpaceRow),
+  git_sync: Schema.Array(GitSyncState)
+})
+
+/** Rows of `rows` by their site. */
+const bySite = <A extends { readonly siteId: SiteId }>(rows: ReadonlyArray<A>, siteId: SiteId) =>
+  rows.filter((row) => row.siteId === siteId)
+
+/**
+ * What a view of spaces reads of change requests, comments, sites and Git Sync, in one statement:
+ * a space's view then costs its access read and this (issue 19: two round trips for one object,
+ * three for a list with its count), published or not.
+ */
+const PgSpaceFactReads = Layer.effect(
+  SpaceFactReads,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const agg = (rows: string) => sql.literal(`coalesce(json_agg(${rows}), '[]')`)
+    const read = single(
+      Schema.Array(SpaceId),
+      FactsRow,
+      (ids) =>
+        sql`WITH held AS (${siteSpacesOn(sql, ids)}), held_sites AS (SELECT DISTINCT site_id FROM held)
+      SELECT
+        (SELECT ${agg("c")} FROM (${changeRequestCounts(sql, ids)}) c) AS change_requests,
+        (SELECT ${agg("o")} FROM (${openCommentCounts(sql, ids)}) o) AS open_comments,
+        (SELECT ${agg("h ORDER BY h.site_id, h.space_id, h.id")} FROM held h) AS site_spaces,
+        (SELECT ${agg("s")} FROM sites s WHERE s.id IN (SELECT site_id FROM held_sites)) AS sites,
+        (SELECT ${agg("x")} FROM site_sections x WHERE x.site_id IN (SELECT site_id FROM held_sites)) AS sections,
+        (SELECT ${agg("x")} FROM site_section_groups x WHERE x.site_id IN (SELECT site_id FROM held_sites)) AS groups,
+        (SELECT ${agg("x")} FROM site_spaces x WHERE x.site_id IN (SELECT site_id FROM held_sites)) AS structure_site_spaces,
+        (SELECT ${agg("sp")} FROM spaces sp
+          WHERE sp.id IN (SELECT x.space_id FROM site_spaces x WHERE x.site_id IN (SELECT site_id FROM held_sites))
+        ) AS structure_spaces,
+        (SELECT ${agg("g.state")} FROM (${gitSyncStatesOf(sql, ids)}) g) AS git_sync`
+    )
+    return SpaceFactReads.of({
+      of: (spaceIds) =>
+        Effect.map(read(spaceIds), (row) => ({
+          changeRequests: new Map(row.change_requests.map(({ spaceId, ...count }) => [spaceId, count])),
+          openComments: new Map(row.open_comments.map((count) => [count.spaceId, count.open])),
+          sites: {
+            siteSpaces: row.site_spaces,
+            sites: row.sites,
+            structures: new Map(row.sites.map((site) => [site.id, {
+              sections: bySite(row.sections, site.id),
+              groups: bySite(row.groups, site.id),
+              siteSpaces: bySite(row.structure_site_spaces, site.id)
+            }])),
+            structureSpaces: row.structure_spaces
+          },
+          gitSync: row.git_sync
+        }))
+    })
+  })
+)
+
+/** A revision and the Git metadata it was imported with, in one statement. */
+const PgRevisionGitReads = Layer.effect(
+  RevisionGitReads,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const find = findOne(
+      RevisionId,
+      Schema.Struct({ revision: RevisionRow, git: Schema.NullOr(RevisionGit) }),
+      (id) =>
+        sql`SELECT to_json(r) AS revision, g.git FROM revisions r
+          LEFT JOIN gitsync_revisions g ON g.revision_id = r.id WHERE r.id = ${id}`
+    )
+    return RevisionGitReads.of({
+      find: (revisionId) => Effect.map(find(revisionId), Option.map(({ git, revision }) => ({ revision, git: Option.fromNullable(git) })))
+    })
+  })
+)
+
+/** The reads of several contexts at once, each in one statement. */
+export const PgReadTogether = Layer.merge(PgSpaceFactReads, PgRevisionGitReads)
