@@ -31,6 +31,19 @@ const counted = <A, E, R>(request: Effect.Effect<A, E, R>) =>
     return { answer, statements: statements - before }
   })
 
+/**
+ * The statements of a GET of `path`, which must answer 200. A server checks a token again a second after its last
+ * check. Of two reads in a row at most one does (the other comes within the second after it), so the fewer statements
+ * of the two are those of a read whose token was checked within the last second: no lookup for it.
+ */
+const reader = (token: string) => (path: string) => {
+  const once = counted(Effect.tap(call("GET", path, { token }), (answer) => expect([path, answer.status]).toEqual([path, 200])))
+  return Effect.map(Effect.all([once, once]), ([a, b]) => a.statements <= b.statements ? a : b)
+}
+
+/** `path` with its ids as `{id}`. */
+const shape = (path: string) => path.replace(/\/[A-Za-z0-9]{20}/g, "/{id}")
+
 const storage = PgStorage.pipe(Layer.provide(PgliteClient()))
 
 layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: true, timeout: 60_000 })(
@@ -54,12 +67,7 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
           body: { changes: [{ operation: "insert_page", title: "Counted page" }] }
         })
         const pageId = (edited.body.pages as ReadonlyArray<{ readonly id: string }>)[0]!.id
-        // A server checks a token again a second after its last check. Of two reads in a row at most one
-        // does (the other comes within the second after it), so the fewer statements of the two are
-        // those of a read whose token was checked within the last second: no lookup for it.
-        const once = (path: string) =>
-          counted(Effect.tap(call("GET", path, { token }), (answer) => expect([path, answer.status]).toEqual([path, 200])))
-        const read = (path: string) => Effect.map(Effect.all([once(path), once(path)]), ([a, b]) => a.statements <= b.statements ? a : b)
+        const read = reader(token)
 
         const counts: Array<[string, number]> = []
         for (
@@ -72,7 +80,7 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
             `/v1/spaces/${space}/content`,
             `/v1/spaces/${space}/content/page/${pageId}`
           ]
-        ) counts.push([path.replace(/\/[A-Za-z0-9]{20}/g, "/{id}"), (yield* read(path)).statements])
+        ) counts.push([shape(path), (yield* read(path)).statements])
         expect(counts).toEqual([
           // The space with its access, then what later contexts keep of it (change requests, comments, sites, Git Sync).
           ["/v1/spaces/{id}", 2],
@@ -100,6 +108,49 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
         const bob = yield* newUser("Bob Counter")
         const outsider = yield* counted(call("GET", `/v1/spaces/${space}`, { token: bob.token }))
         expect([outsider.answer.status, outsider.statements]).toEqual([404, 2])
+      }))
+
+    it.effect("the other groups' reads: the statements each sends, as the README's table says", () =>
+      Effect.gen(function*() {
+        const alice = yield* newUser("Alice Other Groups")
+        const token = alice.token
+        const read = reader(token)
+        const org = (yield* call("POST", "/v1/orgs", { token, body: { title: "Counted groups" } })).body.id as string
+        const space = (yield* call("POST", `/v1/orgs/${org}/spaces`, { token, body: { title: "Reviewed" } })).body.id as string
+        const cr = (yield* call("POST", `/v1/spaces/${space}/change-requests`, { token, body: { subject: "Counted" } })).body
+        const edited = yield* call("POST", `/v1/spaces/${space}/change-requests/${cr.number}/content?compat=false`, {
+          token,
+          body: { changes: [{ operation: "insert_page", title: "Reviewed page" }] }
+        })
+        expect(edited.status).toBe(200)
+        const crPath = `/v1/spaces/${space}/change-requests/${cr.id}`
+        const page = (yield* call("GET", `${crPath}/content`, { token })).body.pages[0].id as string
+        const comment = yield* call("POST", `${crPath}/comments`, { token, body: { page, body: { markdown: "Counted" } } })
+        expect(comment.status).toBe(201)
+        const site = (yield* call("POST", `/v1/orgs/${org}/sites`, { token, body: { title: "Docs", spaces: [space] } })).body.id as string
+        const counts: Array<[string, number]> = []
+        for (
+          const path of [
+            "/v1/user",
+            `/v1/orgs/${org}/members?limit=100`,
+            `/v1/spaces/${space}/change-requests?limit=100`,
+            crPath,
+            `${crPath}/comments?limit=100`,
+            `/v1/orgs/${org}/sites`,
+            `/v1/orgs/${org}/sites/${site}`
+          ]
+        ) counts.push([shape(path), (yield* read(path)).statements])
+        // Issue 19 asks at most two for one object, three for a list: the change requests', comments' and sites' reads
+        // are not there yet (README).
+        expect(counts).toEqual([
+          ["/v1/user", 0],
+          ["/v1/orgs/{id}/members?limit=100", 2],
+          ["/v1/spaces/{id}/change-requests?limit=100", 4],
+          ["/v1/spaces/{id}/change-requests/{id}", 4],
+          ["/v1/spaces/{id}/change-requests/{id}/comments?limit=100", 6],
+          ["/v1/orgs/{id}/sites", 4],
+          ["/v1/orgs/{id}/sites/{id}", 10]
+        ])
       }))
   }
 )
