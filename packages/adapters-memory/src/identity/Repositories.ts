@@ -16,15 +16,18 @@ export const MemoryUserRepository = layerOver(UserRepository, IdentityState, ({ 
   findManyByIds: users.getMany
 }))
 
-export const MemoryTokenRepository = layerOver(TokenRepository, IdentityState, ({ tokens, users }) => ({
-  insert: (token) => tokens.insert(token.id, token),
-  findByHash: (hash) => tokens.find((t) => t.hash === hash),
-  findWithUser: (hash) =>
-    Effect.flatMap(tokens.find((t) => t.hash === hash), (found) =>
-      Option.match(found, {
-        onNone: () => Effect.succeedNone,
-        onSome: (token) => Effect.map(users.get(token.userId), (user) => Option.some({ token, user }))
-      })),
-  findById: tokens.get,
-  revoke: (id, at) => tokens.modify(id, (t) => ({ ...t, revokedAt: at }))
-}))
+export const MemoryTokenRepository = layerOver(TokenRepository, IdentityState, ({ tokens, users }) => {
+  const findByHash = (hash: string) => tokens.find((t) => t.hash === hash)
+  return {
+    insert: (token) => tokens.insert(token.id, token),
+    findByHash,
+    findWithUser: (hash) =>
+      Effect.flatMap(findByHash(hash), (found) =>
+        Option.match(found, {
+          onNone: () => Effect.succeedNone,
+          onSome: (token) => Effect.map(users.get(token.userId), (user) => Option.some({ token, user }))
+        })),
+    findById: tokens.get,
+    revoke: (id, at) => tokens.modify(id, (t) => ({ ...t, revokedAt: at }))
+  }
+})

@@ -16,7 +16,7 @@ export const SiteSpaceRow = rowOf(SiteSpace)
 /** A site space's (site, space) pair. */
 export const SpaceOfRow = rowOf(Schema.Struct({ siteId: SiteId, spaceId: SpaceId }))
 
-/** The site spaces on any of the spaces, as `SpaceOfRow`s, in `ORDER BY site_id, space_id, id`. */
+/** The site spaces on any of the spaces, as `SpaceOfRow`s with their ids (which order them after site and space). */
 export const siteSpacesOn = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
   sql`SELECT site_id, space_id, id FROM site_spaces WHERE space_id = ANY(${spaceIds}::text[])`
 

@@ -8,18 +8,18 @@ import { findOne, rowOf, type Stored } from "../shared/Rows.js"
 
 export const CollectionRow = rowOf(Collection)
 
-/**
- * Reads an item of `table` (a space or a collection, by id) with what access to it is decided from, in one round trip:
- * the user's member record and organization (NULL when not a member), and for a member the organization's collections
- * in creation order, as `listAll` answers them.
- */
-/** The organization's collections in creation order, as a JSON array (`[]` for none), for a statement over `o`. */
+/** The organization's collections in creation order, as a JSON array (`[]` for none), `organizationId` a column of the statement. */
 const collectionsOf = (sql: SqlClient.SqlClient, organizationId: Fragment) =>
   sql`coalesce(
     (SELECT json_agg(c ORDER BY c.created_at, c.id) FROM collections c WHERE c.organization_id = ${organizationId}),
     '[]'::json
   )`
 
+/**
+ * Reads an item of `table` (a space or a collection, by id) with what access to it is decided from, in one round trip:
+ * the user's member record and organization (NULL when not a member), and for a member the organization's collections
+ * in creation order, as `listAll` answers them.
+ */
 export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: "spaces" | "collections", Item: Stored<A>) => {
   const find = findOne(
     Schema.Tuple(Schema.String, UserId),

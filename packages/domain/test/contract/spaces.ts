@@ -86,6 +86,12 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typ
         expect(yield* collections.findForAccess(earlier.id, outsider.id)).toEqual(
           Option.some({ item: earlier, membership: Option.none(), collections: [] })
         )
+        // The organization itself, with the member's membership and its collections; nothing for others.
+        expect(yield* collections.listForMember(organization.id, member.id)).toEqual(
+          Option.some({ membership: { member: record, organization }, collections: [earlier, later] })
+        )
+        expect(yield* collections.listForMember(organization.id, outsider.id)).toEqual(Option.none())
+        expect(yield* collections.listForMember(other.id, member.id)).toEqual(Option.none())
       }))
 
     it.effect("collections and spaces list by creation, or a parent's children in sibling order", () =>
