@@ -91,6 +91,29 @@ export const memoryOf = (pid: number): Memory => {
   return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 }
 }
 
+/** User and system CPU time of a process so far, in milliseconds (clock ticks of 10 ms; Linux). */
+export const cpuMs = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/**
+ * The CPU time of every PostgreSQL process of this machine so far (the server's backends, its writer
+ * and checkpointer), in milliseconds: what the database spent on a phase, read before and after it.
+ */
+export const postgresCpuMs = (): number => {
+  let total = 0
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuMs(Number(entry))
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total
+}
+
 /** Waits until `url` answers 2xx, or fails at `deadline`. */
 export const waitFor = async (url: string, deadline: number): Promise<void> => {
   while (Date.now() < deadline) {

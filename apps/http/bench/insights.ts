@@ -16,9 +16,11 @@ import { join } from "node:path"
 import { withSearchPath } from "@octavo/adapters-pg"
 import { Effect } from "effect"
 import {
+  cpuMs,
   dirSize,
   type Memory,
   memoryOf,
+  postgresCpuMs,
   request,
   startServer,
   stopServer,
@@ -202,6 +204,7 @@ interface Row {
   readonly visitors: number
   readonly seconds: number
   readonly perSecond: number
+  readonly cpu: { readonly server: number; readonly postgres: number; readonly generator: number }
   readonly queries: ReadonlyArray<readonly [string, Timing, string]>
   readonly ingested: Memory
   readonly queried: Memory
@@ -225,6 +228,7 @@ const measure = async (name: string, events: number, env: Record<string, string>
     const source = batches(events, visitors, now)
     let sent = 0
     let reported = 0
+    const cpuBefore = { server: cpuMs(child.pid as number), postgres: postgresCpuMs(), generator: process.cpuUsage() }
     const started = performance.now()
     const client = async () => {
       for (let next = source.next(); !next.done; next = source.next()) {
@@ -239,6 +243,19 @@ const measure = async (name: string, events: number, env: Record<string, string>
     }
     await Promise.all(Array.from({ length: CLIENTS }, client))
     const seconds = (performance.now() - started) / 1000
+    const generatorCpu = process.cpuUsage(cpuBefore.generator)
+    // Milliseconds of CPU per 1,000 events: where ingestion spends the machine's two cores.
+    const perThousand = (ms: number) => ms / (events / 1000)
+    const cpu = {
+      server: perThousand(cpuMs(child.pid as number) - cpuBefore.server),
+      postgres: perThousand(postgresCpuMs() - cpuBefore.postgres),
+      generator: perThousand((generatorCpu.user + generatorCpu.system) / 1000)
+    }
+    process.stdout.write(
+      `  CPU per 1,000 events: server ${cpu.server.toFixed(0)} ms, PostgreSQL ${cpu.postgres.toFixed(0)} ms, load generator ${
+        cpu.generator.toFixed(0)
+      } ms\n`
+    )
     const ingested = memoryOf(child.pid as number)
 
     const all = await call(base, token, "POST", `${path}/events/aggregate`, {
@@ -266,7 +283,7 @@ const measure = async (name: string, events: number, env: Record<string, string>
     await call(base, token, "GET", `${path}/visitor-segments`)
     timings.push(["visitor segments (1 run)", { median: performance.now() - segments, p95: NaN }, ""])
     const queried = memoryOf(child.pid as number)
-    return { name, events, visitors, seconds, perSecond: events / seconds, queries: timings, ingested, queried, stored: await size() }
+    return { name, events, visitors, seconds, perSecond: events / seconds, cpu, queries: timings, ingested, queried, stored: await size() }
   } finally {
     await stop(child)
   }
@@ -285,6 +302,9 @@ const print = (rows: ReadonlyArray<Row>) => {
   line("visitors", rows.map((r) => String(r.visitors)))
   line("ingestion time", rows.map((r) => `${r.seconds.toFixed(1)} s`))
   line(`ingestion (${CLIENTS} clients, batches of ${BATCH})`, rows.map((r) => `${r.perSecond.toFixed(0)} events/s`))
+  line("CPU per 1,000 events: server", rows.map((r) => `${r.cpu.server.toFixed(0)} ms`))
+  line("  PostgreSQL processes", rows.map((r) => `${r.cpu.postgres.toFixed(0)} ms`))
+  line("  load generator", rows.map((r) => `${r.cpu.generator.toFixed(0)} ms`))
   const names = rows[0]?.queries.map(([q]) => q) ?? []
   for (const [i, query] of names.entries()) {
     line(

@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -18,7 +18,7 @@ import { withSearchPath } from "@octavo/adapters-pg"
 import autocannon from "autocannon"
 import { Effect } from "effect"
 import pg from "pg"
-import { ADMIN, request, startServer, stopServer, waitFor, withBenchSchema } from "./common.js"
+import { ADMIN, cpuMs, request, startServer, stopServer, waitFor, withBenchSchema } from "./common.js"
 
 const DATABASE = process.env["OCTAVO_BENCH_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 const SECONDS = Number(process.env["BENCH_SECONDS"] ?? 10)
@@ -118,12 +118,6 @@ const waitForAnswer = async (base: string, path: string) => {
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   throw new Error(`${base}${path} did not answer in time`)
-}
-
-/** User and system CPU time of a process so far, in milliseconds (clock ticks of 10 ms). */
-const cpuMs = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
 interface Run {

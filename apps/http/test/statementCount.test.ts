@@ -149,8 +149,35 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
           ["/v1/spaces/{id}/change-requests/{id}", 4],
           ["/v1/spaces/{id}/change-requests/{id}/comments?limit=100", 6],
           ["/v1/orgs/{id}/sites", 4],
-          ["/v1/orgs/{id}/sites/{id}", 10]
+          ["/v1/orgs/{id}/sites/{id}", 8]
         ])
+
+        // A batch of tracked events: the site with the caller's membership, then the events and their rollup in one
+        // statement. The first batch of a month also creates the month's partition, so it is sent first, uncounted.
+        const track = counted(Effect.tap(
+          call("POST", `/v1/orgs/${org}/sites/${site}/insights/events`, {
+            token,
+            body: {
+              events: [{
+                type: "page_view",
+                session: { visitorId: "v1", sessionId: "s1", cookies: {}, userAgent: "counted", language: null, referrer: null },
+                location: {
+                  url: "https://docs.example.com/counted",
+                  siteSection: null,
+                  siteSpace: null,
+                  siteShareKey: null,
+                  space: null,
+                  revision: null,
+                  page: null
+                }
+              }]
+            }
+          }),
+          (answer) => expect(answer.status).toBe(204)
+        ))
+        yield* track
+        const [a, b] = yield* Effect.all([track, track])
+        expect(Math.min(a.statements, b.statements)).toBe(2)
       }))
   }
 )

@@ -10,6 +10,7 @@ import {
   type SpaceId
 } from "@octavo/domain"
 import { Effect, HashMap, Option } from "effect"
+import { membershipIn } from "../organizations/index.js"
 import { byCreation, byId, change, containsFolded, layerOver } from "../shared/index.js"
 import { SitesState } from "./State.js"
 
@@ -41,6 +42,10 @@ export const MemorySiteRepository = layerOver(SiteRepository, SitesState, ({ sit
       shareLinks: HashMap.filter(s.shareLinks, (link) => link.siteId !== id)
     })),
   findById: sites.get,
+  findForAccess: (id, userId) =>
+    store.read((state) =>
+      Option.map(HashMap.get(sites.in(state), id), (site) => ({ site, membership: membershipIn(state, site.organizationId, userId) }))
+    ),
   findByBasename: (organizationId, basename) =>
     Effect.map(
       sites.filter((site) => site.organizationId === organizationId && sameFolded(site.basename, basename)),

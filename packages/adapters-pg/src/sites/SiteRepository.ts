@@ -1,8 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
 import { Conflict, conflicts, type Site as SiteType, Site, SiteId, SiteRepository, SpaceId } from "@octavo/domain"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { DateFromMillis, findAll, findOne, Jsonb, rowOf, write } from "../shared/Rows.js"
+import { itemForAccess } from "../spaces/ForAccess.js"
 import { byCreation, conflictOnUnique, containsIgnoringCase, selectPage } from "../shared/Sql.js"
 
 const { adaptiveSchema: _adaptiveSchema, publishingAuth: _publishingAuth, ...siteColumns } = Site.fields
@@ -78,6 +79,7 @@ export const SiteRepositoryLive = Layer.effect(
       ({ basename, organizationId }) =>
         sql`SELECT * FROM sites WHERE organization_id = ${organizationId} AND lower(basename) = lower(${basename}) AND basename IS NOT NULL`
     )
+    const siteForAccess = itemForAccess(sql, "sites", SiteRow)
     const holding = findAll(
       SpaceId,
       HoldingRow,
@@ -90,6 +92,8 @@ export const SiteRepositoryLive = Layer.effect(
       // Its sections, groups, site spaces and share links go with it (ON DELETE CASCADE).
       remove: (id) => sql`DELETE FROM sites WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       findById: findOne(SiteId, SiteRow, (id) => sql`SELECT * FROM sites WHERE id = ${id}`),
+      findForAccess: (id, userId) =>
+        Effect.map(siteForAccess(id, userId), Option.map(({ item, membership }) => ({ site: item, membership }))),
       // The unique index on (organization_id, lower(basename)) answers it.
       findByBasename: (organizationId, basename) => findBasename({ organizationId, basename }),
       // FOR UPDATE: in a transaction, the row stays locked until it ends (see the port).

@@ -16,11 +16,11 @@ const collectionsOf = (sql: SqlClient.SqlClient, organizationId: Fragment) =>
   )`
 
 /**
- * Reads an item of `table` (a space or a collection, by id) with what access to it is decided from, in one round trip:
- * the user's member record and organization (NULL when not a member), and for a member the organization's collections
- * in creation order, as `listAll` answers them.
+ * Reads an item of `table` (a space, a collection or a site, by id) with what access to it is decided from, in one
+ * round trip: the user's member record and organization (NULL when not a member), and for a member of a space's or a
+ * collection's organization its collections in creation order, as `listAll` answers them (a site's access needs none).
  */
-export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: "spaces" | "collections", Item: Stored<A>) => {
+export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: "spaces" | "collections" | "sites", Item: Stored<A>) => {
   const find = findOne(
     Schema.Tuple(Schema.String, UserId),
     Schema.Struct({
@@ -31,7 +31,8 @@ export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: "spaces" | "co
     }),
     ([id, userId]) =>
       sql`SELECT to_json(i) AS item, to_json(m) AS member, to_json(o) AS organization,
-          CASE WHEN m.user_id IS NULL THEN '[]'::json ELSE ${collectionsOf(sql, sql`i.organization_id`)} END AS collections
+          CASE WHEN m.user_id IS NULL OR ${table === "sites"} THEN '[]'::json
+            ELSE ${collectionsOf(sql, sql`i.organization_id`)} END AS collections
         FROM ${sql(table)} i
         LEFT JOIN members m ON m.organization_id = i.organization_id AND m.user_id = ${userId}
         LEFT JOIN organizations o ON o.id = m.organization_id

@@ -3,7 +3,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { Either, Schema } from "effect"
 import { InvalidInput } from "../shared/Errors.js"
 import type { SiteId } from "../shared/Ids.js"
-import { boundedArray, boundedString, StoredJson, storedKeysRecord, StoredString } from "../shared/Limits.js"
+import { boundedArray, boundedString, StoredJson, storedKeysRecord, StoredString, utf8Length } from "../shared/Limits.js"
 import { DisplayContext, PageFeedbackRating, type StoredEvent, type UserAgentInfo } from "./Event.js"
 
 // Tracking (conventions-2.md §2, "Track"): the body of POST …/insights/events as GitBook's
@@ -45,7 +45,7 @@ const maxClaimsBytes = 4096
 const VisitorAuthClaims = storedKeysRecord(Schema.Unknown).pipe(
   Schema.filter((claims) => Schema.is(StoredJson)(claims) || "must not contain NUL characters or lone surrogates"),
   Schema.filter((claims) => {
-    const bytes = new TextEncoder().encode(JSON.stringify(claims)).length
+    const bytes = utf8Length(JSON.stringify(claims))
     return bytes <= maxClaimsBytes || `must be at most ${maxClaimsBytes} bytes as JSON, got ${bytes}`
   })
 )
@@ -364,7 +364,8 @@ export const toStoredEvent = (event: TrackEvent, context: TrackContext): Either.
     const { location, session } = event
     const url = parseUrl(location.url)
     const referrer = session.referrer === "" ? null : session.referrer
-    const utm = (name: string) => url?.searchParams.get(`utm_${name}`) ?? null
+    // Most URLs have no query: their searchParams, built on first use, are not built at all.
+    const utm = (name: string) => url === undefined || url.search === "" ? null : url.searchParams.get(`utm_${name}`)
     const [typeFields, ownFields] = typeFieldsOf(event)
     return {
       id: context.id,

@@ -4,11 +4,14 @@ import { InvalidInput } from "./Errors.js"
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
+// Any surrogate at all: most text has none, and one scan tells before the lookarounds run.
+const surrogate = /[\uD800-\uDFFF]/
+
 /** Why a string cannot be stored as text, or undefined when it can. */
 export const unstorableText = (s: string): string | undefined =>
   s.includes("\u0000")
     ? "must not contain NUL characters"
-    : loneSurrogate.test(s)
+    : surrogate.test(s) && loneSurrogate.test(s)
     ? "must be well-formed Unicode (no lone surrogates)"
     : undefined
 
@@ -27,8 +30,11 @@ const recordJsonSchema = <A, I>(record: Schema.Schema<A, I>): object => {
 }
 
 /** Sets an own, enumerable data property: `__proto__` and `constructor` are names like any other, not the prototype. */
-const defineOwn = (target: Record<string, unknown>, key: string, value: unknown) =>
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+const defineOwn = (target: Record<string, unknown>, key: string, value: unknown) => {
+  // Only `__proto__` is special to assignment on a plain object; every other name is set the quick way.
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+  else target[key] = value
+}
 
 /**
  * An object of user-named keys, each a StoredString, read by its own keys. Schema.Record would drop
@@ -49,7 +55,8 @@ export const storedKeysRecord = <A, I>(value: Schema.Schema<A, I, never>) => {
     }
     const out: Record<string, unknown> = {}
     const issues: Array<ParseResult.ParseIssue> = []
-    for (const [key, entry] of Object.entries(object)) {
+    for (const key of Object.keys(object)) {
+      const entry = (object as Record<string, unknown>)[key]
       const problem = unstorableText(key)
       const result = problem === undefined ? step(entry) : Either.left(new ParseResult.Type(ast, key, `key ${problem}`))
       if (Either.isRight(result)) defineOwn(out, key, result.right)

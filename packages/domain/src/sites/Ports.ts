@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { Membership } from "../organizations/Access.js"
 import type { Conflict } from "../shared/Errors.js"
 import type {
   OrganizationId,
@@ -7,7 +8,8 @@ import type {
   SiteSectionGroupId,
   SiteSectionId,
   SiteSpaceId,
-  SpaceId
+  SpaceId,
+  UserId
 } from "../shared/Ids.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
 import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteType } from "./Site.js"
@@ -31,6 +33,8 @@ export class SiteRepository extends Context.Tag("@octavo/domain/SiteRepository")
   /** Removes the site and everything under it: sections, groups, site spaces, share links. */
   readonly remove: (id: SiteId) => Effect.Effect<void>
   readonly findById: (id: SiteId) => Effect.Effect<Option.Option<Site>>
+  /** The site with the user's membership of its organization (none for an outsider), in one read. */
+  readonly findForAccess: (id: SiteId, userId: UserId) => Effect.Effect<Option.Option<SiteForAccess>>
   /** The organization's site with this basename, compared ignoring case (the published URLs' form). */
   readonly findByBasename: (organizationId: OrganizationId, basename: string) => Effect.Effect<Option.Option<Site>>
   /**
@@ -42,6 +46,12 @@ export class SiteRepository extends Context.Tag("@octavo/domain/SiteRepository")
   /** The sites that hold a site space on the space. */
   readonly holding: (spaceId: SpaceId) => Effect.Effect<ReadonlyArray<SiteId>>
 }>() {}
+
+/** A site and what access to it is decided from: the reader's membership of its organization, if any. */
+export interface SiteForAccess {
+  readonly site: Site
+  readonly membership: Option.Option<Membership>
+}
 
 /** What a structural change writes: the items added or changed, and the ids of those removed. */
 export interface StructureWrites {

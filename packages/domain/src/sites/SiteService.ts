@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { Actor } from "../identity/Actor.js"
 import { makeAccess, type Membership } from "../organizations/Access.js"
 import { isGuest } from "../organizations/Policy.js"
 import { InvalidInput, NotFound } from "../shared/Errors.js"
@@ -151,11 +152,12 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
     /** A site the actor may see, with the actor's membership. */
     const visible = (siteId: SiteId) =>
       Effect.gen(function*() {
-        const notFound = () => new NotFound({ entity: "site", id: siteId })
-        const site = yield* sites.findById(siteId)
-        if (Option.isNone(site)) return yield* notFound()
-        const access = yield* Effect.catchTag(organization(site.value.organizationId), "NotFound", () => Effect.fail(notFound()))
-        return { site: site.value, access }
+        const actor = yield* Actor
+        const found = yield* sites.findForAccess(siteId, actor.id)
+        // As `organization` decides: a guest, like an outsider, is told the site does not exist.
+        const membership = Option.flatMap(found, (f) => Option.filter(f.membership, (m) => !isGuest(m.member)))
+        if (Option.isNone(found) || Option.isNone(membership)) return yield* new NotFound({ entity: "site", id: siteId })
+        return { site: found.value.site, access: membership.value }
       })
 
     /** The site a path names: not found unless it is a site the actor may see, in that organization. */

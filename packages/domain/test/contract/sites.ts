@@ -151,6 +151,37 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect(Option.getOrThrow(yield* repo.findById(second.id))).toMatchObject({ basename: "docs", proxy })
       }))
 
+    it.effect("storage: a site is read with the reader's membership of its organization; an outsider's is none", () =>
+      Effect.gen(function*() {
+        const repo = yield* SiteRepository
+        const organization = yield* makeOrganization()
+        const other = yield* makeOrganization()
+        const member = yield* makeUser()
+        const guest = yield* makeUser()
+        const outsider = yield* makeUser()
+        const record = yield* makeMember(organization, member, "read")
+        const guestRecord = yield* makeMember(organization, guest, null)
+        // A member of another organization is an outsider here.
+        yield* makeMember(other, outsider, "admin")
+        const site = siteOf(organization.id, {
+          published: true,
+          adaptiveSchema: {
+            jsonSchema: { type: "object", properties: { plan: { type: "string", enum: ["free", "pro"] } } },
+            updatedAt: at(2)
+          }
+        })
+        yield* repo.insert(site)
+        expect(yield* repo.findForAccess(site.id, member.id)).toEqual(
+          Option.some({ site, membership: Option.some({ member: record, organization }) })
+        )
+        // A guest's membership is read as it is: the service decides what a guest sees.
+        expect(yield* repo.findForAccess(site.id, guest.id)).toEqual(
+          Option.some({ site, membership: Option.some({ member: guestRecord, organization }) })
+        )
+        expect(yield* repo.findForAccess(site.id, outsider.id)).toEqual(Option.some({ site, membership: Option.none() }))
+        expect(yield* repo.findForAccess(SiteId.make(uniqueId("none")), member.id)).toEqual(Option.none())
+      }))
+
     it.effect("storage: sites list by (createdAt, id) with the space, title, published and type filters, paged and counted", () =>
       Effect.gen(function*() {
         const repo = yield* SiteRepository
