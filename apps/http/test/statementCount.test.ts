@@ -18,7 +18,11 @@ const withinRequest = (span: Tracer.AnySpan): boolean =>
 
 const counting = Statement.setTransformer((statement, _sql, _refs, span) =>
   Effect.sync(() => {
-    if (withinRequest(span)) statements++
+    if (withinRequest(span)) {
+      statements++
+      // SHOW_SQL=1 prints each statement counted: what a count that changed is made of.
+      if (process.env["SHOW_SQL"] !== undefined) process.stdout.write(`SQL ${statement.compile()[0].replace(/\s+/g, " ").slice(0, 160)}\n`)
+    }
     return statement
   })
 )
@@ -149,7 +153,7 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
           ["/v1/spaces/{id}/change-requests/{id}", 4],
           ["/v1/spaces/{id}/change-requests/{id}/comments?limit=100", 6],
           ["/v1/orgs/{id}/sites", 4],
-          ["/v1/orgs/{id}/sites/{id}", 8]
+          ["/v1/orgs/{id}/sites/{id}", 6]
         ])
 
         // A batch of tracked events: the site with the caller's membership, then the events and their rollup in one

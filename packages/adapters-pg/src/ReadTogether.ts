@@ -6,7 +6,14 @@ import { changeRequestCounts, CountsRow } from "./content/ChangeRequestRepositor
 import { gitSyncStatesOf } from "./gitsync/GitSyncRepository.js"
 import { findOne, single } from "./shared/Rows.js"
 import { SiteRow } from "./sites/SiteRepository.js"
-import { GroupRow, SectionRow, siteSpacesOn, SiteSpaceRow, SpaceOfRow } from "./sites/SiteStructureRepository.js"
+import {
+  GroupRow,
+  SectionRow,
+  siteSpacesOn,
+  SiteSpaceRow,
+  SpaceOfRow,
+  structureColumns
+} from "./sites/SiteStructureRepository.js"
 import { RevisionRow } from "./spaces/RevisionRepository.js"
 import { SpaceRow } from "./spaces/SpaceRepository.js"
 
@@ -50,9 +57,7 @@ const PgSpaceFactReads = Layer.effect(
         (SELECT ${agg("o")} FROM (${openCommentCounts(sql, ids)}) o) AS open_comments,
         (SELECT ${agg("h ORDER BY h.site_id, h.space_id, h.id")} FROM held h) AS site_spaces,
         (SELECT ${agg("s")} FROM sites s WHERE s.id IN (SELECT site_id FROM held_sites)) AS sites,
-        (SELECT ${agg("x")} FROM site_sections x WHERE x.site_id IN (SELECT site_id FROM held_sites)) AS sections,
-        (SELECT ${agg("x")} FROM site_section_groups x WHERE x.site_id IN (SELECT site_id FROM held_sites)) AS groups,
-        (SELECT ${agg("x")} FROM site_spaces x WHERE x.site_id IN (SELECT site_id FROM held_sites)) AS structure_site_spaces,
+        ${structureColumns(sql, sql`x.site_id IN (SELECT site_id FROM held_sites)`, "structure_site_spaces")},
         (SELECT ${agg("sp")} FROM spaces sp
           WHERE sp.id IN (SELECT x.space_id FROM site_spaces x WHERE x.site_id IN (SELECT site_id FROM held_sites))
         ) AS structure_spaces,

@@ -1,4 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { Fragment } from "@effect/sql/Statement"
 import {
   SiteId,
   SiteSection,
@@ -8,7 +9,7 @@ import {
   SpaceId
 } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
-import { type Columns, findAll, rowOf } from "../shared/Rows.js"
+import { type Columns, findAll, rowOf, single } from "../shared/Rows.js"
 
 export const SectionRow = rowOf(SiteSection)
 export const GroupRow = rowOf(SiteSectionGroup)
@@ -20,13 +21,26 @@ export const SpaceOfRow = rowOf(Schema.Struct({ siteId: SiteId, spaceId: SpaceId
 export const siteSpacesOn = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
   sql`SELECT site_id, space_id, id FROM site_spaces WHERE space_id = ANY(${spaceIds}::text[])`
 
+/**
+ * A site structure's three tables as JSON array columns (`[]` for none) of the rows `where` keeps, a
+ * condition on `x.site_id`: one statement reads a site's whole structure, or several sites'.
+ */
+export const structureColumns = (sql: SqlClient.SqlClient, where: Fragment, siteSpacesAs = "site_spaces") =>
+  sql`(SELECT coalesce(json_agg(x), '[]') FROM site_sections x WHERE ${where}) AS sections,
+    (SELECT coalesce(json_agg(x), '[]') FROM site_section_groups x WHERE ${where}) AS groups,
+    (SELECT coalesce(json_agg(x), '[]') FROM site_spaces x WHERE ${where}) AS ${sql.literal(siteSpacesAs)}`
+
+const StructureRow = Schema.Struct({
+  sections: Schema.Array(SectionRow),
+  groups: Schema.Array(GroupRow),
+  site_spaces: Schema.Array(SiteSpaceRow)
+})
+
 export const SiteStructureRepositoryLive = Layer.effect(
   SiteStructureRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const sectionsOf = findAll(SiteId, SectionRow, (siteId) => sql`SELECT * FROM site_sections WHERE site_id = ${siteId}`)
-    const groupsOf = findAll(SiteId, GroupRow, (siteId) => sql`SELECT * FROM site_section_groups WHERE site_id = ${siteId}`)
-    const siteSpacesOf = findAll(SiteId, SiteSpaceRow, (siteId) => sql`SELECT * FROM site_spaces WHERE site_id = ${siteId}`)
+    const structureOf = single(SiteId, StructureRow, (siteId) => sql`SELECT ${structureColumns(sql, sql`x.site_id = ${siteId}`)}`)
     const spacesOf = findAll(
       Schema.Array(SiteId),
       SpaceOfRow,
@@ -52,7 +66,8 @@ export const SiteStructureRepositoryLive = Layer.effect(
     }
 
     return SiteStructureRepository.of({
-      load: (siteId) => Effect.all({ sections: sectionsOf(siteId), groups: groupsOf(siteId), siteSpaces: siteSpacesOf(siteId) }),
+      load: (siteId) =>
+        Effect.map(structureOf(siteId), ({ groups, sections, site_spaces }) => ({ sections, groups, siteSpaces: site_spaces })),
       // Removals first: an id both removed and put ends up put.
       write: (writes) =>
         Effect.gen(function*() {
