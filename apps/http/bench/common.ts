@@ -130,10 +130,19 @@ export const waitFor = async (url: string, deadline: number): Promise<void> => {
 const serverMain = fileURLToPath(new URL("../src/main.js", import.meta.url))
 
 /**
+ * The Node flags the server's `start` script runs it with (apps/http/package.json), such as the size
+ * of V8's young generation: every benchmark measures the server as it ships.
+ */
+const shippedNodeArgs: ReadonlyArray<string> = String(
+  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).scripts.start
+).split(" ").filter((arg) => arg.startsWith("--"))
+
+/**
  * The built server in a process of its own on a random port, with the admin token, rate limits and the
  * per-address connection cap off (the benchmarks measure serving, not refusals), and `env` over them.
- * The benchmark's own storage variables are not passed on. `nodeArgs` go before the script, after
- * any in BENCH_SERVER_NODE_ARGS (space-separated; `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles the server).
+ * The benchmark's own storage variables are not passed on. Node's flags: the `start` script's, then
+ * any in BENCH_SERVER_NODE_ARGS (space-separated; `--cpu-prof --cpu-prof-dir=/tmp/prof` profiles the
+ * server), then `nodeArgs`.
  */
 export const startServer = (
   env: Record<string, string>,
@@ -142,7 +151,7 @@ export const startServer = (
   const port = 20000 + Math.floor(Math.random() * 20000)
   const { DATABASE_URL: _, OCTAVO_DATA_DIR: __, ...inherited } = process.env
   const extra = (process.env["BENCH_SERVER_NODE_ARGS"] ?? "").split(" ").filter((arg) => arg !== "")
-  const child = spawn(process.execPath, [...extra, ...nodeArgs, serverMain], {
+  const child = spawn(process.execPath, [...shippedNodeArgs, ...extra, ...nodeArgs, serverMain], {
     env: {
       ...inherited,
       ...env,

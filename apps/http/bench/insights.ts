@@ -156,7 +156,7 @@ const batches = function*(count: number, visitors: number, now: number): Generat
 
 // ---- The server -------------------------------------------------------------------------------
 
-const start = (env: Record<string, string>) => startServer(env, ["--enable-source-maps"])
+const start = (env: Record<string, string>) => startServer(env)
 const stop = stopServer
 
 /** A call with a member's token; the parsed answer, or an error on any status but 2xx. */
