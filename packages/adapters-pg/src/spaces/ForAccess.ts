@@ -31,7 +31,7 @@ export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: "spaces" | "co
     }),
     ([id, userId]) =>
       sql`SELECT to_json(i) AS item, to_json(m) AS member, to_json(o) AS organization,
-          CASE WHEN m.user_id IS NULL OR ${table === "sites"} THEN '[]'::json
+          CASE WHEN m.user_id IS NULL OR ${sql.literal(table === "sites" ? "TRUE" : "FALSE")} THEN '[]'::json
             ELSE ${collectionsOf(sql, sql`i.organization_id`)} END AS collections
         FROM ${sql(table)} i
         LEFT JOIN members m ON m.organization_id = i.organization_id AND m.user_id = ${userId}
