@@ -6,6 +6,7 @@ import { Context, Effect, Layer, Option, SchemaAST } from "effect"
 import { OctavoApi } from "../src/Api.js"
 import { ADMIN_TOKEN, type Answer, call, testServer } from "./harness.js"
 import { buildMatrixWorld, buildPeople, type Level, levels, matrixIntegration, matrixSpecText, type MatrixWorld } from "./matrixWorld.js"
+import { trackedPageView } from "./scenario.js"
 
 // The authorization matrix (issue 11): every endpoint of OctavoApi, found by reflection, against the
 // README's "Who may do what" and "Content permissions" tables and its rules for users and tokens.
@@ -63,21 +64,6 @@ const changes = { changes: [{ operation: "insert_page", title: "Added", document
 /** Loopback is refused without OCTAVO_IMPORT_ALLOW: an allowed caller gets past the policy to that 400. */
 const website = { source: "website", url: "http://127.0.0.1:9/docs" }
 const gitRemote = { url: "http://127.0.0.1:9/docs.git", ref: "refs/heads/main" }
-
-/** A page view, as a site's browser script sends it. */
-const trackedEvent = {
-  type: "page_view",
-  session: { visitorId: "v1", sessionId: "s1", cookies: {}, userAgent: "Mozilla/5.0", language: "en", referrer: null },
-  location: {
-    url: "https://docs.acme.test/",
-    siteSection: null,
-    siteSpace: null,
-    siteShareKey: null,
-    space: null,
-    revision: null,
-    page: null
-  }
-}
 
 /** One row per endpoint of OctavoApi, keyed `<group>.<endpoint name>`. */
 const matrix: Readonly<Record<string, Entry>> = {
@@ -251,7 +237,7 @@ const matrix: Readonly<Record<string, Entry>> = {
   "shareLinks.removeShareLink": { need: content("admin") },
 
   // Insights: any member with a role tracks and reads (conventions-2.md §0 and decision 2).
-  "insights.track": { need: content("read"), payload: () => ({ events: [trackedEvent] }), visitors: true },
+  "insights.track": { need: content("read"), payload: () => ({ events: [trackedPageView] }), visitors: true },
   "insights.aggregate": { need: content("read"), payload: () => ({ range: "last7Days" }) },
   "insights.segments": { need: content("read") },
 

@@ -69,3 +69,18 @@ export type World = Effect.Effect.Success<typeof world>
 
 /** A string of `n` characters. */
 export const chars = (n: number, c = "a") => c.repeat(n)
+
+/** A page view, as a site's browser script sends it to `…/insights/events`. */
+export const trackedPageView = {
+  type: "page_view",
+  session: { visitorId: "v1", sessionId: "s1", cookies: {}, userAgent: "Mozilla/5.0", language: "en", referrer: null },
+  location: {
+    url: "https://docs.acme.test/",
+    siteSection: null,
+    siteSpace: null,
+    siteShareKey: null,
+    space: null,
+    revision: null,
+    page: null
+  }
+}

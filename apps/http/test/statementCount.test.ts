@@ -3,7 +3,7 @@ import { PgliteClient, PgStorage } from "@octavo/adapters-pg"
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option, type Tracer } from "effect"
 import { call, testServer } from "./harness.js"
-import { newUser } from "./scenario.js"
+import { newUser, trackedPageView } from "./scenario.js"
 
 // The SQL statements one request sends through the SQL client (issue 19), counted by a statement transformer on the
 // embedded storage, which runs the same SQL as the PostgreSQL server. The README's table of statements per request
@@ -161,21 +161,7 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
         const track = counted(Effect.tap(
           call("POST", `/v1/orgs/${org}/sites/${site}/insights/events`, {
             token,
-            body: {
-              events: [{
-                type: "page_view",
-                session: { visitorId: "v1", sessionId: "s1", cookies: {}, userAgent: "counted", language: null, referrer: null },
-                location: {
-                  url: "https://docs.example.com/counted",
-                  siteSection: null,
-                  siteSpace: null,
-                  siteShareKey: null,
-                  space: null,
-                  revision: null,
-                  page: null
-                }
-              }]
-            }
+            body: { events: [trackedPageView] }
           }),
           (answer) => expect(answer.status).toBe(204)
         ))
