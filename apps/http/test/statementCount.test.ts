@@ -153,7 +153,7 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
           ["/v1/spaces/{id}/change-requests/{id}", 4],
           ["/v1/spaces/{id}/change-requests/{id}/comments?limit=100", 6],
           ["/v1/orgs/{id}/sites", 4],
-          ["/v1/orgs/{id}/sites/{id}", 6]
+          ["/v1/orgs/{id}/sites/{id}", 5]
         ])
 
         // A batch of tracked events: the site with the caller's membership, then the events and their rollup in one

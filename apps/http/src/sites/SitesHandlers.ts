@@ -2,6 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import {
   type DomainError,
   groupListKey,
+  inOrganization,
   type ListKey,
   type OrganizationId,
   type PageRequest,
@@ -40,11 +41,13 @@ const sitePageOf = <A, B, E extends DomainError, R>(
 const make = Effect.gen(function*() {
   const sites = yield* Sites
   const present = sitePresenters(yield* PublicUrl)
-  /** A site is named under its organization: under another one it does not exist. */
-  const owned = (path: SitePathParams) => sites.locate(path.organizationId, path.siteId)
-  /** A use case on the site of the path, once it is known to be in the path's organization. */
-  const onSite = <A, E extends DomainError, R>(path: SitePathParams, effect: Effect.Effect<A, E, R>) =>
-    domain(Effect.zipRight(owned(path), effect))
+  /**
+   * A site is named under its organization: under another one it does not exist. The use case's own
+   * read of the site decides it (`inOrganization`), with no read of its own.
+   */
+  const owned = (path: SitePathParams) => inOrganization(path.organizationId)
+  /** A use case on the site of the path, in the path's organization. */
+  const onSite = <A, E extends DomainError, R>(path: SitePathParams, effect: Effect.Effect<A, E, R>) => domain(owned(path)(effect))
   return { sites, present, owned, onSite }
 })
 
@@ -105,7 +108,7 @@ export const SiteStructureLive = HttpApiBuilder.group(
           sitePageOf(
             siteSpaceListKey(path.siteId, dflt),
             page,
-            (request) => Effect.zipRight(owned(path), sites.listSiteSpaces(path.siteId, { default: dflt, shareKey }, request)),
+            (request) => owned(path)(sites.listSiteSpaces(path.siteId, { default: dflt, shareKey }, request)),
             present.presentSiteSpace
           ))
         .handle("addSiteSpace", ({ path, payload }) =>
@@ -129,7 +132,7 @@ export const SiteStructureLive = HttpApiBuilder.group(
           sitePageOf(
             sectionListKey(path.siteId),
             page,
-            (request) => Effect.zipRight(owned(path), sites.listSections(path.siteId, shareKey, request)),
+            (request) => owned(path)(sites.listSections(path.siteId, shareKey, request)),
             present.presentSection
           ))
         .handle("addSection", ({ path, payload: { sectionGroupId, siteSectionGroupId, ...rest } }) => {
@@ -170,7 +173,7 @@ export const SiteStructureLive = HttpApiBuilder.group(
           sitePageOf(
             groupListKey(path.siteId),
             urlParams,
-            (request) => Effect.zipRight(owned(path), sites.listGroups(path.siteId, request)),
+            (request) => owned(path)(sites.listGroups(path.siteId, request)),
             present.presentGroup
           ))
         .handle("addGroup", ({ path, payload }) =>
@@ -210,7 +213,7 @@ export const ShareLinksLive = HttpApiBuilder.group(
           sitePageOf(
             shareLinkListKey(path.siteId, search),
             page,
-            (request) => Effect.zipRight(owned(path), sites.listShareLinks(path.siteId, search, request)),
+            (request) => owned(path)(sites.listShareLinks(path.siteId, search, request)),
             present.presentShareLink
           ))
         .handle("createShareLink", ({ path, payload }) =>

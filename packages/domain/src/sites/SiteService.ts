@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect, FiberRef, Option } from "effect"
 import { Actor } from "../identity/Actor.js"
 import { makeAccess, type Membership } from "../organizations/Access.js"
 import { isGuest } from "../organizations/Policy.js"
@@ -122,6 +122,17 @@ interface VisibleTree extends ShownTree {
   readonly spaces: ReadonlyMap<string, SpaceView>
 }
 
+/** The organization that the sites named inside `inOrganization` must belong to; none outside it. */
+const siteOrganization = FiberRef.unsafeMake<Option.Option<OrganizationId>>(Option.none())
+
+/**
+ * Runs use cases on sites named under an organization (a path's `/orgs/{id}/sites/{id}`): a site of
+ * any other organization is not found, as if it did not exist, by the same read that finds the site
+ * and the caller's membership (no read of its own).
+ */
+export const inOrganization = (organizationId: OrganizationId) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.locally(effect, siteOrganization, Option.some(organizationId))
+
 /**
  * Sites (conventions-2.md §1): their structure of sections, groups and site spaces, share links,
  * adaptive schema, publishing auth and published view. Every structural change runs in one unit of
@@ -149,23 +160,24 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
           isGuest(access.member) ? Effect.fail(new NotFound({ entity: "organization", id: organizationId })) : Effect.succeed(access)
       )
 
-    /** A site the actor may see, with the actor's membership. */
+    /**
+     * A site the actor may see, with the actor's membership; inside `inOrganization`, only a site of
+     * that organization.
+     */
     const visible = (siteId: SiteId) =>
       Effect.gen(function*() {
         const actor = yield* Actor
+        const scope = yield* FiberRef.get(siteOrganization)
         const found = yield* sites.findForAccess(siteId, actor.id)
         // As `organization` decides: a guest, like an outsider, is told the site does not exist.
         const membership = Option.flatMap(found, (f) => Option.filter(f.membership, (m) => !isGuest(m.member)))
-        if (Option.isNone(found) || Option.isNone(membership)) return yield* new NotFound({ entity: "site", id: siteId })
+        const elsewhere = Option.isSome(found) && Option.isSome(scope) && found.value.site.organizationId !== scope.value
+        if (Option.isNone(found) || Option.isNone(membership) || elsewhere) return yield* new NotFound({ entity: "site", id: siteId })
         return { site: found.value.site, access: membership.value }
       })
 
     /** The site a path names: not found unless it is a site the actor may see, in that organization. */
-    const locate = (organizationId: OrganizationId, siteId: SiteId) =>
-      Effect.flatMap(
-        visible(siteId),
-        ({ site }) => site.organizationId === organizationId ? Effect.void : Effect.fail(new NotFound({ entity: "site", id: siteId }))
-      )
+    const locate = (organizationId: OrganizationId, siteId: SiteId) => Effect.asVoid(inOrganization(organizationId)(visible(siteId)))
 
     const authorized = (siteId: SiteId, need: "read" | "structure" | "admin", action: string) =>
       Effect.tap(visible(siteId), ({ access }) => requireSiteRole(access.member, need, action))

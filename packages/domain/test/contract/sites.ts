@@ -3,6 +3,7 @@ import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Actor,
   type DomainServices,
+  inOrganization,
   type Organization,
   type OrganizationId,
   type PageRequest,
@@ -480,6 +481,25 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
       }))
 
     // Use cases: who may do what.
+
+    it.effect("inOrganization: a site named under another organization is not found, even to an admin of both", () =>
+      Effect.gen(function*() {
+        const sites = yield* Sites
+        const { organization, run } = yield* adminOfNewOrganization
+        const other = yield* makeOrganization()
+        const admin = yield* run(Actor)
+        yield* makeMember(other, admin, "admin")
+        const id = (yield* run(sites.create(organization.id, { title: "Docs" }))).site.id
+        const under = (organizationId: OrganizationId) =>
+          Effect.map(Effect.either(run(inOrganization(organizationId)(sites.get(id)))), failureTag)
+        expect(yield* under(organization.id)).toBe("success")
+        expect(yield* under(other.id)).toBe("NotFound")
+        // A write under the other organization changes nothing.
+        const renamed = yield* Effect.either(run(inOrganization(other.id)(sites.update(id, { title: "Moved" }))))
+        expect(failureTag(renamed)).toBe("NotFound")
+        expect((yield* run(sites.get(id))).site.title).toBe("Docs")
+        expect(yield* Effect.either(run(sites.locate(other.id, id)))).toEqual(Either.left(expect.objectContaining({ _tag: "NotFound" })))
+      }))
 
     it.effect("roles: read reads, create shapes and publishes, admin changes; guests and strangers see nothing", () =>
       Effect.gen(function*() {
