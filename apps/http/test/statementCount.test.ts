@@ -153,9 +153,12 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
         expect(counts).toEqual([
           ["/v1/user", 0],
           ["/v1/orgs/{id}/members?limit=100", 2],
-          ["/v1/spaces/{id}/change-requests?limit=100", 4],
-          ["/v1/spaces/{id}/change-requests/{id}", 4],
-          ["/v1/spaces/{id}/change-requests/{id}/comments?limit=100", 6],
+          // Access, the page with its count, then the authors and open comments of the page's change requests.
+          ["/v1/spaces/{id}/change-requests?limit=100", 3],
+          // The space's access with the change request, then its author and open comments.
+          ["/v1/spaces/{id}/change-requests/{id}", 2],
+          // The same first read, the page with its count, then the reactions, repliers and people of the page.
+          ["/v1/spaces/{id}/change-requests/{id}/comments?limit=100", 3],
           ["/v1/orgs/{id}/sites", 4],
           ["/v1/orgs/{id}/sites/{id}", 5]
         ])

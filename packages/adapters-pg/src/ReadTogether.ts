@@ -1,8 +1,35 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { GitSyncState, RevisionGit, RevisionGitReads, RevisionId, SiteId, SpaceFactReads, SpaceId } from "@octavo/domain"
+import {
+  ChangeRequestId,
+  ChangeRequestViewFacts,
+  CommentId,
+  CommentReplyId,
+  CommentViewFacts,
+  GitSyncState,
+  RevisionGit,
+  RevisionGitReads,
+  RevisionId,
+  SiteId,
+  SpaceChangeRequestReads,
+  SpaceFactReads,
+  SpaceId,
+  UserId
+} from "@octavo/domain"
 import { Effect, Layer, Option, Schema } from "effect"
-import { OpenCountRow, openCommentCounts } from "./comments/CommentRepository.js"
-import { changeRequestCounts, CountsRow } from "./content/ChangeRequestRepository.js"
+import {
+  OpenByChangeRequestRow,
+  openByChangeRequestOf,
+  OpenCountRow,
+  openCommentCounts,
+  ReactionRow,
+  reactionsBySubject,
+  reactionsTo,
+  ReplierRow,
+  repliersByComment,
+  repliersTo
+} from "./comments/CommentRepository.js"
+import { ChangeRequestRow, changeRequestCounts, CountsRow } from "./content/ChangeRequestRepository.js"
+import { UserRow } from "./identity/UserRepository.js"
 import { gitSyncStatesOf } from "./gitsync/GitSyncRepository.js"
 import { findOne, single } from "./shared/Rows.js"
 import { SiteRow } from "./sites/SiteRepository.js"
@@ -15,6 +42,7 @@ import {
   structureColumns
 } from "./sites/SiteStructureRepository.js"
 import { RevisionRow } from "./spaces/RevisionRepository.js"
+import { accessColumns, accessFields, accessFrom, asItemForAccess } from "./spaces/ForAccess.js"
 import { SpaceRow } from "./spaces/SpaceRepository.js"
 
 // The reads of several contexts at once (the domain's ReadTogether), each in one statement over the
@@ -102,5 +130,92 @@ const PgRevisionGitReads = Layer.effect(
   })
 )
 
+/** A space with its access and one of its change requests, in one statement. */
+const PgSpaceChangeRequestReads = Layer.effect(
+  SpaceChangeRequestReads,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const find = findOne(
+      Schema.Tuple(SpaceId, UserId, Schema.Union(ChangeRequestId, Schema.Number)),
+      Schema.Struct({ ...accessFields(SpaceRow), change_request: Schema.NullOr(ChangeRequestRow) }),
+      ([spaceId, userId, key]) =>
+        sql`SELECT ${accessColumns(sql, "spaces")},
+          (SELECT to_json(c) FROM change_requests c
+            WHERE c.space_id = i.id AND ${typeof key === "number" ? sql`c.number = ${key}` : sql`c.id = ${key}`}) AS change_request
+        ${accessFrom(sql, "spaces", userId)} WHERE i.id = ${spaceId}`
+    )
+    return SpaceChangeRequestReads.of({
+      find: (spaceId, userId, key) =>
+        Effect.map(
+          find([spaceId, userId, "id" in key ? key.id : key.number]),
+          Option.map((row) => ({ ...asItemForAccess(row), changeRequest: Option.fromNullable(row.change_request) }))
+        )
+    })
+  })
+)
+
+/** What a view of change requests reads of users and comments, in one statement. */
+const PgChangeRequestViewFacts = Layer.effect(
+  ChangeRequestViewFacts,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const read = single(
+      Schema.Tuple(Schema.Array(UserId), Schema.Array(ChangeRequestId)),
+      Schema.Struct({ users: Schema.Array(UserRow), open_comments: Schema.Array(OpenByChangeRequestRow) }),
+      ([userIds, changeRequestIds]) =>
+        sql`SELECT
+          (SELECT coalesce(json_agg(u), '[]') FROM users u WHERE u.id = ANY(${userIds}::text[])) AS users,
+          (SELECT coalesce(json_agg(o), '[]') FROM (${openByChangeRequestOf(sql, changeRequestIds)}) o) AS open_comments`
+    )
+    return ChangeRequestViewFacts.of({
+      of: (changeRequests) =>
+        changeRequests.length === 0
+          ? Effect.succeed({ authors: new Map(), openComments: new Map() })
+          : Effect.map(
+            read([[...new Set(changeRequests.map((cr) => cr.createdBy))], changeRequests.map((cr) => cr.id)]),
+            (row) => ({
+              authors: new Map(row.users.map((user) => [user.id, user])),
+              openComments: new Map(row.open_comments.map((count) => [count.changeRequestId, count.open]))
+            })
+          )
+    })
+  })
+)
+
+/** What views of comments read of reactions, replies and users, in one statement. */
+const PgCommentViewFacts = Layer.effect(
+  CommentViewFacts,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const read = single(
+      Schema.Tuple(Schema.Array(Schema.Union(CommentId, CommentReplyId)), Schema.Array(CommentId), Schema.Array(UserId)),
+      Schema.Struct({ reactions: Schema.Array(ReactionRow), repliers: Schema.Array(ReplierRow), users: Schema.Array(UserRow) }),
+      ([subjects, commentIds, userIds]) =>
+        sql`WITH r AS (${reactionsTo(sql, subjects)}), p AS (${repliersTo(sql, commentIds)})
+        SELECT
+          (SELECT coalesce(json_agg(r), '[]') FROM r) AS reactions,
+          (SELECT coalesce(json_agg(p), '[]') FROM p) AS repliers,
+          (SELECT coalesce(json_agg(u), '[]') FROM users u
+            WHERE u.id = ANY(${userIds}::text[]) OR u.id IN (SELECT user_id FROM r) OR u.id IN (SELECT user_id FROM p)) AS users`
+    )
+    return CommentViewFacts.of({
+      of: (asked) =>
+        asked.subjects.length === 0 && asked.users.length === 0
+          ? Effect.succeed({ reactions: new Map(), repliers: new Map(), users: new Map() })
+          : Effect.map(read([asked.subjects, asked.repliersOf, [...new Set(asked.users)]]), (row) => ({
+            reactions: reactionsBySubject(row.reactions),
+            repliers: repliersByComment(row.repliers),
+            users: new Map(row.users.map((user) => [user.id, user]))
+          }))
+    })
+  })
+)
+
 /** The reads of several contexts at once, each in one statement. */
-export const PgReadTogether = Layer.merge(PgSpaceFactReads, PgRevisionGitReads)
+export const PgReadTogether = Layer.mergeAll(
+  PgSpaceFactReads,
+  PgRevisionGitReads,
+  PgSpaceChangeRequestReads,
+  PgChangeRequestViewFacts,
+  PgCommentViewFacts
+)

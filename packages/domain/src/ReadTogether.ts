@@ -1,14 +1,22 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { withOpenComments } from "./comments/ForSpaces.js"
-import { CommentRepository } from "./comments/Ports.js"
+import { CommentRepository, CommentViewFacts } from "./comments/Ports.js"
 import { spaceCountsOf } from "./content/ForSpaces.js"
-import { type ChangeRequestCounts, ChangeRequestRepository, RevisionOrigins } from "./content/Ports.js"
+import {
+  type ChangeRequestCounts,
+  ChangeRequestRepository,
+  ChangeRequestViewFacts,
+  RevisionOrigins,
+  SpaceChangeRequestReads
+} from "./content/Ports.js"
 import { gitInfoOf, shownGitSyncs } from "./gitsync/ForSpaces.js"
 import type { GitSyncState, RevisionGit } from "./gitsync/GitSync.js"
 import { GitSyncRepository } from "./gitsync/Ports.js"
 import type { RevisionId, SpaceId } from "./shared/Ids.js"
 import { makePublishedPlaces, readSitesOfSpaces, type SitesOfSpaces } from "./sites/ForSpaces.js"
-import { RevisionRepository, SpaceViewFacts } from "./spaces/Ports.js"
+import { UserRepository } from "./identity/Ports.js"
+import type { User } from "./identity/User.js"
+import { RevisionRepository, SpaceRepository, SpaceViewFacts } from "./spaces/Ports.js"
 import type { Revision } from "./spaces/Space.js"
 
 // Reads that one request makes of several contexts' storage. Each context keeps its own rows and
@@ -117,8 +125,73 @@ export const RevisionOriginsLive = Layer.effect(
     }))
 )
 
+/** `SpaceChangeRequestReads` over the spaces' and the change requests' repositories, one read after the other. */
+export const SpaceChangeRequestReadsOneByOne = Layer.effect(
+  SpaceChangeRequestReads,
+  Effect.gen(function*() {
+    const spaces = yield* SpaceRepository
+    const changeRequests = yield* ChangeRequestRepository
+    return SpaceChangeRequestReads.of({
+      find: (spaceId, userId, key) =>
+        Effect.flatMap(spaces.findForAccess(spaceId, userId), (found) =>
+          Option.isNone(found) ? Effect.succeedNone : Effect.map(
+            "id" in key ? changeRequests.findById(key.id) : changeRequests.findByNumber(spaceId, key.number),
+            (changeRequest) => Option.some({ ...found.value, changeRequest: Option.filter(changeRequest, (cr) => cr.spaceId === spaceId) })
+          ))
+    })
+  })
+)
+
+/** The users of `ids` that exist, by id, in one lookup. */
+const usersById = (users: UserRepository["Type"], ids: Iterable<User["id"]>) =>
+  Effect.map(users.findManyByIds([...new Set(ids)]), (found) => new Map(found.map((user) => [user.id, user])))
+
+/** `ChangeRequestViewFacts` over the users' and the comments' repositories, one read after the other. */
+export const ChangeRequestViewFactsOneByOne = Layer.effect(
+  ChangeRequestViewFacts,
+  Effect.gen(function*() {
+    const users = yield* UserRepository
+    const comments = yield* CommentRepository
+    return ChangeRequestViewFacts.of({
+      of: (changeRequests) =>
+        Effect.all({
+          authors: usersById(users, changeRequests.map((cr) => cr.createdBy)),
+          openComments: comments.openByChangeRequest(changeRequests.map((cr) => cr.id))
+        })
+    })
+  })
+)
+
+/** `CommentViewFacts` over the comments' and the users' repositories, one read after the other. */
+export const CommentViewFactsOneByOne = Layer.effect(
+  CommentViewFacts,
+  Effect.gen(function*() {
+    const users = yield* UserRepository
+    const comments = yield* CommentRepository
+    return CommentViewFacts.of({
+      of: (asked) =>
+        Effect.gen(function*() {
+          const reactions = yield* comments.reactionsOf(asked.subjects)
+          const repliers = yield* comments.repliersOf(asked.repliersOf)
+          const people = yield* usersById(users, [
+            ...asked.users,
+            ...[...reactions.values()].flat().map((r) => r.userId),
+            ...[...repliers.values()].flat().map((r) => r.userId)
+          ])
+          return { reactions, repliers, users: people }
+        })
+    })
+  })
+)
+
 /** What a storage answers by reading each context's repository in turn. */
-export const ReadTogetherOneByOne = Layer.merge(SpaceFactReadsOneByOne, RevisionGitReadsOneByOne)
+export const ReadTogetherOneByOne = Layer.mergeAll(
+  SpaceFactReadsOneByOne,
+  RevisionGitReadsOneByOne,
+  SpaceChangeRequestReadsOneByOne,
+  ChangeRequestViewFactsOneByOne,
+  CommentViewFactsOneByOne
+)
 
 /** The ports of earlier contexts answered from reads of several contexts at once. */
 export const ReadTogetherAnswers = Layer.merge(SpaceFactsLive, RevisionOriginsLive)

@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { CommentAnswers, CommentsServices } from "./comments/index.js"
+import { CommentsServices } from "./comments/index.js"
 import { ContentServices } from "./content/index.js"
 import { IdentityServices } from "./identity/index.js"
 import { GitSyncServices } from "./gitsync/index.js"
@@ -21,7 +21,7 @@ import { TranslationsServices } from "./translations/index.js"
  * The ports an earlier context declares and a later one answers (counters, content that follows
  * a space, the index that follows content), each answer over those of the contexts after it.
  */
-const Answers = Layer.mergeAll(SiteSpaceLifecycle, ReadTogetherAnswers, CommentAnswers, SsoAnswers).pipe(
+const Answers = Layer.mergeAll(SiteSpaceLifecycle, ReadTogetherAnswers, SsoAnswers).pipe(
   Layer.provideMerge(SearchAnswers)
 )
 

@@ -9,6 +9,8 @@ import type { OrganizationsPorts } from "./organizations/Ports.js"
 import type { UnitOfWork } from "./shared/UnitOfWork.js"
 import type { SearchPorts } from "./search/Ports.js"
 import type { SitesPorts } from "./sites/Ports.js"
+import type { CommentViewFacts } from "./comments/Ports.js"
+import type { ChangeRequestViewFacts, SpaceChangeRequestReads } from "./content/Ports.js"
 import type { RevisionGitReads, SpaceFactReads } from "./ReadTogether.js"
 import type { SpacesPorts } from "./spaces/Ports.js"
 import type { SsoPorts } from "./sso/Ports.js"
@@ -35,3 +37,6 @@ export type StoragePorts =
   | GitSyncPorts
   | SpaceFactReads
   | RevisionGitReads
+  | SpaceChangeRequestReads
+  | ChangeRequestViewFacts
+  | CommentViewFacts

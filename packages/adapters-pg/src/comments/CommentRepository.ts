@@ -35,7 +35,7 @@ const ReplyRow = rowOf(CommentReply)
 
 const Subject = Schema.Union(CommentId, CommentReplyId)
 
-const ReactionRow = rowOf(Schema.Struct({
+export const ReactionRow = rowOf(Schema.Struct({
   commentId: CommentId,
   subjectId: Subject,
   userId: UserId,
@@ -43,14 +43,14 @@ const ReactionRow = rowOf(Schema.Struct({
   reactedAt: Schema.DateFromSelf
 }))
 
-const ReplierRow = rowOf(Schema.Struct({
+export const ReplierRow = rowOf(Schema.Struct({
   commentId: CommentId,
   userId: UserId,
   count: Schema.Number,
   updatedAt: Schema.DateFromSelf
 }))
 
-const OpenByChangeRequestRow = rowOf(Schema.Struct({ changeRequestId: ChangeRequestId, open: Schema.Number }))
+export const OpenByChangeRequestRow = rowOf(Schema.Struct({ changeRequestId: ChangeRequestId, open: Schema.Number }))
 
 /** A space's count of open comments. */
 export const OpenCountRow = rowOf(Schema.Struct({ spaceId: SpaceId, open: Schema.Number }))
@@ -59,6 +59,45 @@ export const OpenCountRow = rowOf(Schema.Struct({ spaceId: SpaceId, open: Schema
 export const openCommentCounts = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
   sql`SELECT space_id, open FROM space_comment_counts WHERE space_id = ANY(${spaceIds}::text[])`
 
+/** The reactions to the subjects (comments or replies): one `ReactionRow` each. */
+export const reactionsTo = (sql: SqlClient.SqlClient, subjectIds: ReadonlyArray<string>) =>
+  sql`SELECT * FROM comment_reactions WHERE subject_id = ANY(${subjectIds}::text[])`
+
+/** Who replied to each of the comments, how often and when last: one `ReplierRow` each. */
+export const repliersTo = (sql: SqlClient.SqlClient, commentIds: ReadonlyArray<string>) =>
+  sql`SELECT comment_id, posted_by AS user_id, count(*)::int AS count, max(posted_at) AS updated_at
+    FROM comment_replies WHERE comment_id = ANY(${commentIds}::text[])
+    GROUP BY comment_id, posted_by`
+
+/** How many open comments each of the change requests has: one `OpenByChangeRequestRow` each, none for those with none. */
+export const openByChangeRequestOf = (sql: SqlClient.SqlClient, changeRequestIds: ReadonlyArray<string>) =>
+  sql`SELECT change_request_id, count(*)::int AS open FROM comments
+    WHERE change_request_id = ANY(${changeRequestIds}::text[]) AND status = 'open' GROUP BY change_request_id`
+
+/** `ReactionRow`s by their subject, each subject's in the order `reactionsOf` answers. */
+export const reactionsBySubject = (rows: ReadonlyArray<typeof ReactionRow.Type>): Map<string, Array<Reaction>> => {
+  const answered = new Map<string, Array<Reaction>>()
+  for (const { commentId: _thread, ...reaction } of rows) {
+    const list = answered.get(reaction.subjectId) ?? []
+    list.push(reaction)
+    answered.set(reaction.subjectId, list)
+  }
+  for (const list of answered.values()) list.sort(byReacting)
+  return answered
+}
+
+/** `ReplierRow`s by their comment, each comment's most recent replier first, then by user id. */
+export const repliersByComment = (rows: ReadonlyArray<typeof ReplierRow.Type>): Map<CommentId, Array<Replier>> => {
+  const answered = new Map<CommentId, Array<Replier>>()
+  for (const { commentId, ...replier } of rows) {
+    const list = answered.get(commentId) ?? []
+    list.push(replier)
+    answered.set(commentId, list)
+  }
+  for (const list of answered.values()) list.sort(byReplying)
+  return answered
+}
+
 const byPosting = (item: { readonly postedAt: Date; readonly id: string }): Keyset => [item.postedAt.getTime(), item.id]
 
 /** The memory adapter's order of a subject's reactions: when made, then user id and emoji as JavaScript compares strings. */
@@ -66,32 +105,21 @@ const byReacting = (a: Reaction, b: Reaction) =>
   a.reactedAt.getTime() - b.reactedAt.getTime() ||
   (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : a.emoji < b.emoji ? -1 : 1)
 
+/** Most recent replier first, then by user id as JavaScript compares strings. */
+const byReplying = (a: Replier, b: Replier) =>
+  b.updatedAt.getTime() - a.updatedAt.getTime() || (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0)
+
 export const CommentRepositoryLive = Layer.effect(
   CommentRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const reactionsOf = findAll(
-      Schema.Array(Subject),
-      ReactionRow,
-      (ids) => sql`SELECT * FROM comment_reactions WHERE subject_id = ANY(${ids}::text[])`
-    )
-    // Most recent replier first, then by user id (ids are ASCII: "C" order is JavaScript's).
-    const repliersOf = findAll(
-      Schema.Array(CommentId),
-      ReplierRow,
-      (ids) =>
-        sql`SELECT comment_id, posted_by AS user_id, count(*)::int AS count, max(posted_at) AS updated_at
-          FROM comment_replies WHERE comment_id = ANY(${ids}::text[])
-          GROUP BY comment_id, posted_by
-          ORDER BY comment_id, updated_at DESC, user_id`
-    )
+    const reactionsOf = findAll(Schema.Array(Subject), ReactionRow, (ids) => reactionsTo(sql, ids))
+    const repliersOf = findAll(Schema.Array(CommentId), ReplierRow, (ids) => repliersTo(sql, ids))
     const openByChangeRequest = findAll(
       Schema.Array(ChangeRequestId),
       OpenByChangeRequestRow,
-      (ids) =>
-        sql`SELECT change_request_id, count(*)::int AS open FROM comments
-          WHERE change_request_id = ANY(${ids}::text[]) AND status = 'open' GROUP BY change_request_id`
+      (ids) => openByChangeRequestOf(sql, ids)
     )
     const openCounts = findAll(
       Schema.Array(SpaceId),
@@ -154,15 +182,7 @@ export const CommentRepositoryLive = Layer.effect(
       repliersOf: (commentIds) =>
         commentIds.length === 0
           ? Effect.succeed(new Map())
-          : Effect.map(repliersOf(commentIds), (rows) => {
-            const answered = new Map<CommentId, Array<Replier>>()
-            for (const { commentId, ...replier } of rows) {
-              const list = answered.get(commentId) ?? []
-              list.push(replier)
-              answered.set(commentId, list)
-            }
-            return answered
-          }),
+          : Effect.map(repliersOf(commentIds), repliersByComment),
 
       // Two statements, in this order: an emoji both added and removed ends up removed.
       react: (commentId, subjectId, userId, changes) =>
@@ -181,16 +201,7 @@ export const CommentRepositoryLive = Layer.effect(
       reactionsOf: (subjectIds) =>
         subjectIds.length === 0
           ? Effect.succeed(new Map())
-          : Effect.map(reactionsOf(subjectIds), (rows) => {
-            const answered = new Map<string, Array<Reaction>>()
-            for (const { commentId: _thread, ...reaction } of rows) {
-              const list = answered.get(reaction.subjectId) ?? []
-              list.push(reaction)
-              answered.set(reaction.subjectId, list)
-            }
-            for (const list of answered.values()) list.sort(byReacting)
-            return answered
-          }),
+          : Effect.map(reactionsOf(subjectIds), reactionsBySubject),
 
       // Counted through the status index (change_request_id, status, …) when read; only the space counter is kept.
       openByChangeRequest: (changeRequestIds) =>

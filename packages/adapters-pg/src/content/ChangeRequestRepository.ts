@@ -5,7 +5,7 @@ import { Effect, Layer, Schema } from "effect"
 import { execute, findAll, findOne, rowOf, single, write } from "../shared/Rows.js"
 import { byCreation, conflictOnUnique, selectPage } from "../shared/Sql.js"
 
-const ChangeRequestRow = rowOf(ChangeRequest)
+export const ChangeRequestRow = rowOf(ChangeRequest)
 
 /** The change requests of a space, counted by status. */
 export const CountsRow = Schema.Struct({

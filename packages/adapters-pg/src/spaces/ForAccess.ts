@@ -15,36 +15,50 @@ const collectionsOf = (sql: SqlClient.SqlClient, organizationId: Fragment) =>
     '[]'::json
   )`
 
+type AccessTable = "spaces" | "collections" | "sites"
+
 /**
- * Reads an item of `table` (a space, a collection or a site, by id) with what access to it is decided from, in one
- * round trip: the user's member record and organization (NULL when not a member), and for a member of a space's or a
- * collection's organization its collections in creation order, as `listAll` answers them (a site's access needs none).
+ * The columns access to an item `i` of `table` is decided from: the item, the user's member record and organization
+ * (NULL when not a member), and for a member of a space's or a collection's organization its collections in creation
+ * order, as `listAll` answers them (a site's access needs none). `accessFrom` names the tables they read.
  */
-export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: "spaces" | "collections" | "sites", Item: Stored<A>) => {
+export const accessColumns = (sql: SqlClient.SqlClient, table: AccessTable) =>
+  sql`to_json(i) AS item, to_json(m) AS member, to_json(o) AS organization,
+    CASE WHEN m.user_id IS NULL OR ${sql.literal(table === "sites" ? "TRUE" : "FALSE")} THEN '[]'::json
+      ELSE ${collectionsOf(sql, sql`i.organization_id`)} END AS collections`
+
+/** The tables `accessColumns` reads, for the user `userId`. */
+export const accessFrom = (sql: SqlClient.SqlClient, table: AccessTable, userId: string) =>
+  sql`FROM ${sql(table)} i
+    LEFT JOIN members m ON m.organization_id = i.organization_id AND m.user_id = ${userId}
+    LEFT JOIN organizations o ON o.id = m.organization_id`
+
+/** The schemas of `accessColumns`, for an item stored as `Item`. */
+export const accessFields = <A>(Item: Stored<A>) => ({
+  item: Item,
+  member: Schema.NullOr(MemberRow),
+  organization: Schema.NullOr(OrganizationRow),
+  collections: Schema.Array(CollectionRow)
+})
+
+/** The columns of `accessColumns` as the domain's `ItemForAccess`. */
+export const asItemForAccess = <A>(
+  { collections, item, member, organization }: Schema.Struct.Type<ReturnType<typeof accessFields<A>>>
+): ItemForAccess<A> => ({
+  item,
+  membership: member === null || organization === null ? Option.none() : Option.some({ member, organization }),
+  collections
+})
+
+/** Reads an item of `table` (a space, a collection or a site, by id) with what access to it is decided from, in one round trip. */
+export const itemForAccess = <A>(sql: SqlClient.SqlClient, table: AccessTable, Item: Stored<A>) => {
   const find = findOne(
     Schema.Tuple(Schema.String, UserId),
-    Schema.Struct({
-      item: Item,
-      member: Schema.NullOr(MemberRow),
-      organization: Schema.NullOr(OrganizationRow),
-      collections: Schema.Array(CollectionRow)
-    }),
-    ([id, userId]) =>
-      sql`SELECT to_json(i) AS item, to_json(m) AS member, to_json(o) AS organization,
-          CASE WHEN m.user_id IS NULL OR ${sql.literal(table === "sites" ? "TRUE" : "FALSE")} THEN '[]'::json
-            ELSE ${collectionsOf(sql, sql`i.organization_id`)} END AS collections
-        FROM ${sql(table)} i
-        LEFT JOIN members m ON m.organization_id = i.organization_id AND m.user_id = ${userId}
-        LEFT JOIN organizations o ON o.id = m.organization_id
-        WHERE i.id = ${id}`
+    Schema.Struct(accessFields(Item)),
+    ([id, userId]) => sql`SELECT ${accessColumns(sql, table)} ${accessFrom(sql, table, userId)} WHERE i.id = ${id}`
   )
   return (id: string, userId: UserId): Effect.Effect<Option.Option<ItemForAccess<A>>> =>
-    Effect.map(find([id, userId]), (found) =>
-      Option.map(found, ({ collections, item, member, organization }) => ({
-        item,
-        membership: member === null || organization === null ? Option.none() : Option.some({ member, organization }),
-        collections
-      })))
+    Effect.map(find([id, userId]), Option.map(asItemForAccess))
 }
 
 /** A member's membership of an organization with its collections (as `listAll` answers them), in one round trip. */

@@ -8,7 +8,6 @@ import { ChangeRequestRepository } from "../content/Ports.js"
 import { RevisionContents } from "../content/RevisionContents.js"
 import { pathIndex, resolveLinksWith } from "../content/Resolve.js"
 import { Actor } from "../identity/Actor.js"
-import { UserRepository } from "../identity/Ports.js"
 import type { User } from "../identity/User.js"
 import { Conflict, Forbidden, InvalidInput, NotFound } from "../shared/Errors.js"
 import { CommentId, CommentReplyId, PageId, type RevisionId, type SpaceId, UserId } from "../shared/Ids.js"
@@ -40,7 +39,7 @@ import {
 } from "./Comment.js"
 import { normalizeEmoji } from "./Emoji.js"
 import { commentPermissions, mayReact, takesComments } from "./Policy.js"
-import { CommentRepository } from "./Ports.js"
+import { CommentRepository, CommentViewFacts } from "./Ports.js"
 
 /** Which comments a list holds, as the caller asks: ids not yet checked. */
 export interface CommentQuery {
@@ -97,7 +96,7 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
     const changeRequests = yield* ChangeRequestRepository
     const contents = yield* RevisionContents
     const comments = yield* CommentRepository
-    const users = yield* UserRepository
+    const facts = yield* CommentViewFacts
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const work = yield* HeavyWork
@@ -185,22 +184,16 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
       }
     }
 
-    /** The users of `ids`, by id, in one lookup. */
-    const usersById = (ids: Iterable<UserId>) =>
-      Effect.map(users.findManyByIds([...new Set(ids)]), (found) => new Map(found.map((user) => [user.id as string, user])))
-
     /** Comments as read by the actor: authors, reactions, repliers, and their target as the change request holds it now. */
     const views = (grant: SpaceGrant, changeRequest: ChangeRequest, list: ReadonlyArray<Comment>) =>
       Effect.gen(function*() {
         const actor = yield* Actor
         const ids = list.map((c) => c.id)
-        const reactions = yield* comments.reactionsOf(ids)
-        const repliers = yield* comments.repliersOf(ids)
-        const people = yield* usersById([
-          ...list.flatMap((c) => (c.resolvedBy === undefined ? [c.postedBy] : [c.postedBy, c.resolvedBy])),
-          ...[...reactions.values()].flat().map((r) => r.userId),
-          ...[...repliers.values()].flat().map((r) => r.userId)
-        ])
+        const { reactions, repliers, users: people } = yield* facts.of({
+          subjects: ids,
+          repliersOf: ids,
+          users: list.flatMap((c) => (c.resolvedBy === undefined ? [c.postedBy] : [c.postedBy, c.resolvedBy]))
+        })
         const targets = yield* targetPages(changeRequest, list)
         const open = takesComments(changeRequest.status)
         return list.map((comment): CommentView => ({
@@ -267,8 +260,11 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
     const replyViews = (grant: SpaceGrant, changeRequest: ChangeRequest, list: ReadonlyArray<CommentReply>) =>
       Effect.gen(function*() {
         const actor = yield* Actor
-        const reactions = yield* comments.reactionsOf(list.map((r) => r.id))
-        const people = yield* usersById([...list.map((r) => r.postedBy), ...[...reactions.values()].flat().map((r) => r.userId)])
+        const { reactions, users: people } = yield* facts.of({
+          subjects: list.map((r) => r.id),
+          repliersOf: [],
+          users: list.map((r) => r.postedBy)
+        })
         const open = takesComments(changeRequest.status)
         return list.map((reply): ReplyView => ({
           reply,

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ChangeRequestId, CommentId, CommentReplyId, PageId, SpaceId, UserId } from "../shared/Ids.js"
 import type { Order, Page, PageRequest } from "../shared/Pagination.js"
+import type { User } from "../identity/User.js"
 import type { Comment, CommentReply, CommentStatus, Reaction, Replier } from "./Comment.js"
 
 /** Which of a change request's comments a list holds. */
@@ -66,6 +67,34 @@ export class CommentRepository extends Context.Tag("@octavo/domain/CommentReposi
   readonly countOpen: (spaceId: SpaceId, delta: number) => Effect.Effect<void>
   /** The counts of open comments of those spaces that have any; the others count zero. */
   readonly openCounts: (spaceIds: ReadonlyArray<SpaceId>) => Effect.Effect<ReadonlyMap<SpaceId, number>>
+}>() {}
+
+/** What to read for views of comments or replies (`CommentViewFacts`). */
+export interface CommentFactsAsked {
+  /** The comments and replies whose reactions are shown. */
+  readonly subjects: ReadonlyArray<CommentId | CommentReplyId>
+  /** The comments whose repliers are shown. */
+  readonly repliersOf: ReadonlyArray<CommentId>
+  /** The users shown besides those who reacted or replied (authors, resolvers). */
+  readonly users: ReadonlyArray<UserId>
+}
+
+/** What views of comments show besides the comments, as the storage holds it. */
+export interface CommentFacts {
+  /** As `CommentRepository.reactionsOf` answers for the subjects. */
+  readonly reactions: ReadonlyMap<string, ReadonlyArray<Reaction>>
+  /** As `CommentRepository.repliersOf` answers for the comments. */
+  readonly repliers: ReadonlyMap<CommentId, ReadonlyArray<Replier>>
+  /** Those that exist of the users asked for and of everyone who reacted or replied, by id. */
+  readonly users: ReadonlyMap<UserId, User>
+}
+
+/**
+ * Reactions, repliers and the people of both, for views of comments. A storage that can read them
+ * in one round trip answers it so; the others answer it with `CommentViewFactsOneByOne`.
+ */
+export class CommentViewFacts extends Context.Tag("@octavo/domain/CommentViewFacts")<CommentViewFacts, {
+  readonly of: (asked: CommentFactsAsked) => Effect.Effect<CommentFacts>
 }>() {}
 
 /** The storage the comments context owns. */

@@ -1,6 +1,5 @@
 import { Effect, Option, Schema } from "effect"
 import { Actor } from "../identity/Actor.js"
-import { UserRepository } from "../identity/Ports.js"
 import { Conflict, NotFound } from "../shared/Errors.js"
 import { ChangeRequestId, type FileId, type PageId, type RevisionId, type SpaceId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
@@ -24,7 +23,7 @@ import { makeRevisions } from "./Revisions.js"
 import type { LinkStatus } from "./Links.js"
 import { mergeContent } from "./Merge.js"
 import { ContentChanges, type ContentDelta, type RevisionContent } from "./Page.js"
-import { ChangeRequestComments, ChangeRequestRepository } from "./Ports.js"
+import { type ChangeRequestKey, ChangeRequestRepository, ChangeRequestViewFacts, SpaceChangeRequestReads } from "./Ports.js"
 import { RevisionContents } from "./RevisionContents.js"
 
 export interface MergeResult {
@@ -49,55 +48,70 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const written = yield* makeRevisions
-    const users = yield* UserRepository
-    const comments = yield* ChangeRequestComments
+    const facts = yield* ChangeRequestViewFacts
+    const reads = yield* SpaceChangeRequestReads
     const work = yield* HeavyWork
 
-    /** Change requests as read, with their authors found in one lookup and their open comments counted in one. */
+    /** Change requests as read, with their authors and their open comments (one read of both). */
     const views = (space: Space, list: ReadonlyArray<ChangeRequest>) =>
-      Effect.map(
-        Effect.all([
-          users.findManyByIds(Array.from(new Set(list.map((cr) => cr.createdBy)))),
-          comments.openCounts(list.map((cr) => cr.id))
-        ]),
-        ([found, open]) => {
-          const byId = new Map(found.map((user) => [user.id, user]))
-          return list.map((changeRequest): ChangeRequestView => ({
-            changeRequest,
-            outdated: changeRequest.status !== "merged" && changeRequest.baseRevisionId !== space.revisionId,
-            createdBy: byId.get(changeRequest.createdBy),
-            openComments: open.get(changeRequest.id) ?? 0
-          }))
-        }
-      )
+      Effect.map(facts.of(list), ({ authors, openComments }) =>
+        list.map((changeRequest): ChangeRequestView => ({
+          changeRequest,
+          outdated: changeRequest.status !== "merged" && changeRequest.baseRevisionId !== space.revisionId,
+          createdBy: authors.get(changeRequest.createdBy),
+          openComments: openComments.get(changeRequest.id) ?? 0
+        })))
 
     const view = (space: Space, changeRequest: ChangeRequest) =>
       Effect.map(views(space, [changeRequest]), (one) => one[0] as ChangeRequestView)
 
     const isChangeRequestId = Schema.is(ChangeRequestId)
 
-    /** `changeRequestId` is the id or the number within the space. */
+    /** The change request a reference names: its number within the space or its id; undefined when it names none. */
+    const keyOf = (reference: string): ChangeRequestKey | undefined => {
+      // A number beyond PostgreSQL's integer, or a reference that is no id, names nothing.
+      if (/^\d{1,10}$/.test(reference)) {
+        const number = Number(reference)
+        return number <= 2_147_483_647 ? { number } : undefined
+      }
+      return isChangeRequestId(reference) ? { id: reference } : undefined
+    }
+
+    const notFound = (reference: string) => new NotFound({ entity: "change request", id: reference })
+
+    /** `reference` (the id or the number within the space) in a space read already, such as one under its lock. */
     const find = (space: Space, reference: string) =>
       Effect.gen(function*() {
-        // A number beyond PostgreSQL's integer, or a reference that is no id, names nothing.
-        const number = /^\d{1,10}$/.test(reference) ? Number(reference) : undefined
-        const found = number !== undefined
-          ? number <= 2_147_483_647 ? yield* changeRequests.findByNumber(space.id, number) : Option.none()
-          : isChangeRequestId(reference)
-          ? yield* changeRequests.findById(reference)
-          : Option.none()
-        if (Option.isNone(found) || found.value.spaceId !== space.id) {
-          return yield* new NotFound({ entity: "change request", id: reference })
-        }
+        const key = keyOf(reference)
+        const found = key === undefined
+          ? Option.none()
+          : "id" in key
+          ? yield* changeRequests.findById(key.id)
+          : yield* changeRequests.findByNumber(space.id, key.number)
+        if (Option.isNone(found) || found.value.spaceId !== space.id) return yield* notFound(reference)
         return found.value
+      })
+
+    /**
+     * The actor's grant on a space it can read and the change request `reference` names there, if any, read together:
+     * a space the actor cannot see is not found before its change request is looked at.
+     */
+    const withChangeRequest = (spaceId: SpaceId, reference: string) =>
+      Effect.gen(function*() {
+        const key = keyOf(reference)
+        if (key === undefined) return { grant: yield* guard.space(spaceId), changeRequest: Option.none<ChangeRequest>() }
+        const actor = yield* Actor
+        const found = yield* reads.find(spaceId, actor.id, key)
+        const grant = yield* guard.spaceFrom(spaceId, found)
+        return { grant, changeRequest: Option.flatMap(found, (read) => read.changeRequest) }
       })
 
     /** The change request `reference` names in a space the actor can read, with the actor's grant on the space. */
     const locate = (spaceId: SpaceId, reference: string) =>
-      Effect.gen(function*() {
-        const grant = yield* guard.space(spaceId)
-        return { grant, changeRequest: yield* find(grant.space, reference) }
-      })
+      Effect.flatMap(withChangeRequest(spaceId, reference), ({ changeRequest, grant }) =>
+        Option.isNone(changeRequest)
+          ? Effect.fail(notFound(reference))
+          : Effect.succeed({ grant, changeRequest: changeRequest.value }))
 
     const create = (spaceId: SpaceId, input: CreateChangeRequestInput) =>
       Effect.gen(function*() {
@@ -134,10 +148,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
       })
 
     const get = (spaceId: SpaceId, reference: string) =>
-      Effect.gen(function*() {
-        const { space } = yield* guard.space(spaceId)
-        return yield* view(space, yield* find(space, reference))
-      })
+      Effect.flatMap(locate(spaceId, reference), ({ changeRequest, grant }) => view(grant.space, changeRequest))
 
     const update = (spaceId: SpaceId, reference: string, input: UpdateChangeRequestInput) =>
       Effect.gen(function*() {
@@ -164,11 +175,10 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
 
     /** The change request's latest revision and its content. */
     const content = (spaceId: SpaceId, reference: string) =>
-      Effect.gen(function*() {
-        const { space } = yield* guard.space(spaceId)
-        const changeRequest = yield* find(space, reference)
-        return yield* contentService.revisionOf(spaceId, changeRequest.revisionId)
-      })
+      Effect.flatMap(
+        locate(spaceId, reference),
+        ({ changeRequest, grant }) => contentService.revisionIn(grant, changeRequest.revisionId)
+      )
 
     /** A page of the change request's latest revision. */
     const page = (spaceId: SpaceId, reference: string, pageId: PageId) =>
@@ -190,10 +200,9 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
 
     const fileBacklinks = (spaceId: SpaceId, reference: string, fileId: FileId, appBase: string, request: PageRequest) =>
       Effect.gen(function*() {
-        const { space } = yield* guard.space(spaceId)
-        const changeRequest = yield* find(space, reference)
-        const view = yield* contentService.revisionOf(spaceId, changeRequest.revisionId)
-        return yield* contentService.fileBacklinksIn(view, space.organizationId, fileId, appBase, request)
+        const { changeRequest, grant } = yield* locate(spaceId, reference)
+        const view = yield* contentService.revisionIn(grant, changeRequest.revisionId)
+        return yield* contentService.fileBacklinksIn(view, grant.space.organizationId, fileId, appBase, request)
       })
 
     /** The links of the change request's latest revision; its broken links are its own. */
@@ -218,8 +227,10 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     /** The change request, when the actor may edit it (`edit` level) and it is still open for work. */
     const requireEditable = (spaceId: SpaceId, reference: string) =>
       Effect.gen(function*() {
-        const proof = yield* guard.authorize(spaceId, "edit", "edit change requests in this space")
-        const changeRequest = yield* find(proof.space, reference)
+        const { changeRequest: found, grant } = yield* withChangeRequest(spaceId, reference)
+        const proof = yield* guard.require(grant, "edit", "edit change requests in this space")
+        if (Option.isNone(found)) return yield* notFound(reference)
+        const changeRequest = found.value
         yield* requireOpenForWork(changeRequest)
         return { proof, space: proof.space, changeRequest }
       })

@@ -8,17 +8,16 @@ import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { RevisionRepository } from "../spaces/Ports.js"
-import { UserRepository } from "../identity/Ports.js"
 import type { ChangeRequestView } from "./ChangeRequest.js"
 import type { Revision } from "../spaces/Space.js"
-import { SpaceAccess } from "../spaces/SpaceAccess.js"
+import { SpaceAccess, type SpaceGrant } from "../spaces/SpaceAccess.js"
 import { type AppliedChange, applyChanges, type FetchedFile, nodeOf, type PageOutcome, pathOf } from "./Changes.js"
 import { makeFileFetch } from "./Fetch.js"
 import { ContentChanges, type File, type RevisionContent } from "./Page.js"
 import { type Link, type LinkStatus, linksOf } from "./Links.js"
 import {
   BlobStore,
-  ChangeRequestComments,
+  ChangeRequestViewFacts,
   ChangeRequestRepository,
   RevisionOrigins,
   type RevisionGitInfo
@@ -56,8 +55,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const uow = yield* UnitOfWork
     const written = yield* makeRevisions
     const fetchFiles = yield* makeFileFetch
-    const users = yield* UserRepository
-    const comments = yield* ChangeRequestComments
+    const changeRequestFacts = yield* ChangeRequestViewFacts
     const origins = yield* RevisionOrigins
     const work = yield* HeavyWork
 
@@ -76,11 +74,12 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
         const changeRequest = merged === undefined
           ? undefined
           : Option.getOrUndefined(yield* changeRequests.findByRevision(revision.spaceId, merged))
-        const mergedFrom: ChangeRequestView | undefined = changeRequest === undefined ? undefined : {
+        const facts = changeRequest === undefined ? undefined : yield* changeRequestFacts.of([changeRequest])
+        const mergedFrom: ChangeRequestView | undefined = changeRequest === undefined || facts === undefined ? undefined : {
           changeRequest,
           outdated: false,
-          createdBy: Option.getOrUndefined(yield* users.findById(changeRequest.createdBy)),
-          openComments: (yield* comments.openCounts([changeRequest.id])).get(changeRequest.id) ?? 0
+          createdBy: facts.authors.get(changeRequest.createdBy),
+          openComments: facts.openComments.get(changeRequest.id) ?? 0
         }
         const content = yield* contents.load(revisionId)
         return { revision, content, mergedFrom, git: Option.getOrUndefined(git) } satisfies RevisionView
@@ -89,14 +88,17 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     /** The space's active revision; `read` level. */
     const current = (spaceId: SpaceId) => Effect.flatMap(guard.space(spaceId), ({ space }) => loadRevision(space.revisionId))
 
-    /** Any revision of the space, old ones included: they stay readable. */
-    const revisionOf = (spaceId: SpaceId, revisionId: RevisionId) =>
+    /** Any revision of a space the actor was granted, old ones included: they stay readable. */
+    const revisionIn = (grant: SpaceGrant, revisionId: RevisionId) =>
       Effect.gen(function*() {
-        yield* guard.space(spaceId)
         const view = yield* loadRevision(revisionId)
-        if (view.revision.spaceId !== spaceId) return yield* new NotFound({ entity: "revision", id: revisionId })
+        if (view.revision.spaceId !== grant.space.id) return yield* new NotFound({ entity: "revision", id: revisionId })
         return view
       })
+
+    /** Any revision of the space, old ones included: they stay readable. */
+    const revisionOf = (spaceId: SpaceId, revisionId: RevisionId) =>
+      Effect.flatMap(guard.space(spaceId), (grant) => revisionIn(grant, revisionId))
 
     /** A revision's content when it is one of the space's; `revert_page` reads it. */
     const contentOfRevision = (spaceId: SpaceId) => (revisionId: RevisionId) =>
@@ -278,6 +280,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       contentOfRevision,
       fetchFiles,
       current,
+      revisionIn,
       revisionOf,
       editLive,
       editLiveWith,

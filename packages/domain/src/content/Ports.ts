@@ -1,9 +1,11 @@
 import { Context, Effect, Option } from "effect"
 import type { Conflict } from "../shared/Errors.js"
-import type { ChangeRequestId, PageId, RevisionId, SpaceId } from "../shared/Ids.js"
+import type { User } from "../identity/User.js"
+import type { ChangeRequestId, PageId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
 import type { ChangeRequest, ChangeRequestStatus } from "./ChangeRequest.js"
-import type { Revision } from "../spaces/Space.js"
+import type { ItemForAccess } from "../spaces/Ports.js"
+import type { Revision, Space } from "../spaces/Space.js"
 import type { ContentDelta, ContentPage, RevisionContent } from "./Page.js"
 
 export class RevisionContentRepository extends Context.Tag("@octavo/domain/RevisionContentRepository")<RevisionContentRepository, {
@@ -78,13 +80,40 @@ export class ContentIndexer extends Context.Tag("@octavo/domain/ContentIndexer")
   readonly remove: (spaceId: SpaceId) => Effect.Effect<void>
 }>() {}
 
-/**
- * Counts the open comments of change requests, for their views. Declared here, answered by the
- * comments context.
- */
-export class ChangeRequestComments extends Context.Tag("@octavo/domain/ChangeRequestComments")<ChangeRequestComments, {
+/** What a view of change requests shows of later contexts: their authors and their open comments. */
+export interface ChangeRequestFacts {
+  /** The authors that exist, by id. */
+  readonly authors: ReadonlyMap<UserId, User>
   /** The open comments of those of the change requests that have any; the others count zero. */
-  readonly openCounts: (changeRequestIds: ReadonlyArray<ChangeRequestId>) => Effect.Effect<ReadonlyMap<ChangeRequestId, number>>
+  readonly openComments: ReadonlyMap<ChangeRequestId, number>
+}
+
+/**
+ * What change requests' views are made of besides the change requests, from the users' and the
+ * comments' storage. A storage that can read both in one round trip answers it so; the others
+ * answer it with `ChangeRequestViewFactsOneByOne`.
+ */
+export class ChangeRequestViewFacts extends Context.Tag("@octavo/domain/ChangeRequestViewFacts")<ChangeRequestViewFacts, {
+  readonly of: (changeRequests: ReadonlyArray<ChangeRequest>) => Effect.Effect<ChangeRequestFacts>
+}>() {}
+
+/** A change request of a space, by its id or by its number in the space. */
+export type ChangeRequestKey = { readonly id: ChangeRequestId } | { readonly number: number }
+
+/** A space read with its access, and one of its change requests. */
+export interface SpaceWithChangeRequest extends ItemForAccess<Space> {
+  /** None when the space has no change request of that key. */
+  readonly changeRequest: Option.Option<ChangeRequest>
+}
+
+/**
+ * A space with what access to it is decided from, and one of its change requests: what every
+ * use case on a change request reads first. A storage that can read both in one round trip
+ * answers it so; the others answer it with `SpaceChangeRequestReadsOneByOne`.
+ */
+export class SpaceChangeRequestReads extends Context.Tag("@octavo/domain/SpaceChangeRequestReads")<SpaceChangeRequestReads, {
+  /** As `SpaceRepository.findForAccess` answers, with the change request of `key` when it is the space's. */
+  readonly find: (spaceId: SpaceId, userId: UserId, key: ChangeRequestKey) => Effect.Effect<Option.Option<SpaceWithChangeRequest>>
 }>() {}
 
 /** The Git commit a revision was imported from (conventions-2.md §8, Revision `git`). */

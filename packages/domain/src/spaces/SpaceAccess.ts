@@ -112,16 +112,28 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
         return { ...grant, collection: item } satisfies CollectionGrant
       })
 
+    /**
+     * The actor's grant on a space read with its access (as `SpaceRepository.findForAccess` answers), or not found;
+     * soft-deleted spaces are found only when `deleted` is allowed.
+     */
+    const spaceFrom = (
+      spaceId: SpaceId,
+      found: Option.Option<ItemForAccess<Space>>,
+      options: { readonly deleted: boolean } = { deleted: false }
+    ): Effect.Effect<Authorized<"read">, NotFound> => {
+      const seen = visible(found, (space) => space.deletedAt === undefined || options.deleted)
+      // The error is made only on this path.
+      if (seen === undefined) return Effect.fail(new NotFound({ entity: "space", id: spaceId }))
+      const { item, ...grant } = seen
+      return Effect.succeed({ ...grant, space: item } as SpaceGrant as Authorized<"read">)
+    }
+
     /** A space the actor can read; soft-deleted spaces are found only when `deleted` is allowed. */
-    const space = (spaceId: SpaceId, options: { readonly deleted: boolean } = { deleted: false }) =>
-      Effect.gen(function*() {
-        const actor = yield* Actor
-        const found = yield* spaces.findForAccess(spaceId, actor.id)
-        const seen = visible(found, (space) => space.deletedAt === undefined || options.deleted)
-        if (seen === undefined) return yield* new NotFound({ entity: "space", id: spaceId })
-        const { item, ...grant } = seen
-        return { ...grant, space: item } as SpaceGrant as Authorized<"read">
-      })
+    const space = (spaceId: SpaceId, options?: { readonly deleted: boolean }) =>
+      Effect.flatMap(
+        Actor,
+        (actor) => Effect.flatMap(spaces.findForAccess(spaceId, actor.id), (found) => spaceFrom(spaceId, found, options))
+      )
 
     /** Proves `required` on a space the actor can see, or refuses the action. */
     const require = <L extends Role>(grant: SpaceGrant, required: L, action: string) =>
@@ -185,6 +197,7 @@ export class SpaceAccess extends Effect.Service<SpaceAccess>()("@octavo/domain/S
       requireCreateUnder,
       collection,
       space,
+      spaceFrom,
       require,
       authorize,
       lock,

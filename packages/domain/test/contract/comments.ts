@@ -4,15 +4,22 @@ import { Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Actor,
   ChangeRequestId,
+  type ChangeRequestKey,
   ChangeRequests,
+  ChangeRequestViewFacts,
+  ChangeRequestViewFactsOneByOne,
   type Comment,
   CommentId,
   CommentReplyId,
   CommentRepository,
   Comments,
+  CommentViewFacts,
+  CommentViewFactsOneByOne,
   type DomainServices,
   PageId,
   RevisionId,
+  SpaceChangeRequestReads,
+  SpaceChangeRequestReadsOneByOne,
   SpaceId,
   Spaces,
   type StoragePorts,
@@ -310,5 +317,82 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
           failureTag(yield* Effect.either(Effect.provideService(comments.get(space.id, reference, loose.comment.id), Actor, stranger)))
         )
           .toBe("NotFound")
+      }))
+
+    it.effect("reads of several contexts at once: a space with a change request, the facts of change requests and of comments", () =>
+      Effect.gen(function*() {
+        const changeRequests = yield* ChangeRequests
+        const comments = yield* Comments
+        const { organization, run, space } = yield* adminWithNewSpace("Read together")
+        const commenter = yield* makeUser()
+        yield* makeMember(organization, commenter, "edit")
+        const asCommenter = Effect.provideService(Actor, commenter)
+        const first = yield* run(changeRequests.create(space.id, { subject: "First" }))
+        const second = yield* asCommenter(changeRequests.create(space.id, { subject: "Second" }))
+        const { run: runElsewhere, space: other } = yield* adminWithNewSpace("Elsewhere")
+        const onPage = yield* run(comments.post(space.id, "1", { body: { markdown: "One" } }))
+        yield* asCommenter(comments.post(space.id, "1", { body: { markdown: "Two" } }))
+        yield* asCommenter(comments.reply(space.id, "1", onPage.comment.id, { body: { markdown: "A reply" } }))
+        const reply = yield* run(comments.reply(space.id, "1", onPage.comment.id, { body: { markdown: "Another" } }))
+        yield* asCommenter(comments.update(space.id, "1", onPage.comment.id, { addedReactions: ["👍"] }))
+        yield* asCommenter(comments.updateReply(space.id, "1", onPage.comment.id, reply.reply.id, { addedReactions: ["🎉"] }))
+
+        /** `read` with the storage's layer and with the one-by-one layer, which must answer alike. */
+        const both = <A, R>(read: Effect.Effect<A, never, R>, oneByOne: Layer.Layer<R, never, StoragePorts>) =>
+          Effect.gen(function*() {
+            const together = yield* read
+            expect(together).toEqual(
+              yield* Effect.provide(read, oneByOne.pipe(Layer.provide(Layer.succeedContext(yield* Effect.context<StoragePorts>()))))
+            )
+            return together
+          })
+
+        const spaceReads = (key: ChangeRequestKey, userId: UserId) =>
+          both(Effect.flatMap(SpaceChangeRequestReads, (reads) => reads.find(space.id, userId, key)), SpaceChangeRequestReadsOneByOne)
+        const byId = yield* spaceReads({ id: second.changeRequest.id }, commenter.id)
+        expect(
+          Option.map(byId, (read) => [read.item.id, Option.map(read.changeRequest, (cr) => cr.number), Option.isSome(read.membership)])
+        )
+          .toEqual(Option.some([space.id, Option.some(2), true]))
+        expect(Option.flatMap(yield* spaceReads({ number: 1 }, commenter.id), (read) => read.changeRequest)).toEqual(
+          Option.some(first.changeRequest)
+        )
+        // Another space's change request, a number not used, a user who is no member, a space that does not exist.
+        const elsewhere = yield* runElsewhere(changeRequests.create(other.id, { subject: "Not here" }))
+        expect(Option.map(yield* spaceReads({ id: elsewhere.changeRequest.id }, commenter.id), (read) => read.changeRequest))
+          .toEqual(Option.some(Option.none()))
+        expect(Option.map(yield* spaceReads({ number: 9 }, commenter.id), (read) => read.changeRequest)).toEqual(Option.some(Option.none()))
+        const stranger = yield* makeUser()
+        expect(Option.map(yield* spaceReads({ number: 1 }, stranger.id), (read) => read.membership)).toEqual(Option.some(Option.none()))
+        expect(
+          yield* both(
+            Effect.flatMap(SpaceChangeRequestReads, (reads) => reads.find(SpaceId.make(uniqueId("s")), commenter.id, { number: 1 })),
+            SpaceChangeRequestReadsOneByOne
+          )
+        ).toEqual(Option.none())
+
+        const crFacts = yield* both(
+          Effect.flatMap(ChangeRequestViewFacts, (facts) => facts.of([first.changeRequest, second.changeRequest])),
+          ChangeRequestViewFactsOneByOne
+        )
+        expect([...crFacts.authors.keys()].sort()).toEqual([commenter.id, first.changeRequest.createdBy].sort())
+        expect([...crFacts.openComments]).toEqual([[first.changeRequest.id, 2]])
+        expect(
+          yield* both(Effect.flatMap(ChangeRequestViewFacts, (facts) => facts.of([])), ChangeRequestViewFactsOneByOne)
+        ).toEqual({ authors: new Map(), openComments: new Map() })
+
+        const asked = { subjects: [onPage.comment.id, reply.reply.id], repliersOf: [onPage.comment.id], users: [onPage.comment.postedBy] }
+        const commentFacts = yield* both(Effect.flatMap(CommentViewFacts, (facts) => facts.of(asked)), CommentViewFactsOneByOne)
+        expect(new Set(commentFacts.reactions.keys())).toEqual(new Set([onPage.comment.id, reply.reply.id]))
+        expect(commentFacts.reactions.get(onPage.comment.id)?.map((r) => [r.userId, r.emoji])).toEqual([[commenter.id, "👍"]])
+        expect(commentFacts.reactions.get(reply.reply.id)?.map((r) => [r.userId, r.emoji])).toEqual([[commenter.id, "🎉"]])
+        expect(commentFacts.repliers.get(onPage.comment.id)?.map((r) => r.count)).toEqual([1, 1])
+        expect([...commentFacts.users.keys()].sort()).toEqual([commenter.id, onPage.comment.postedBy].sort())
+        expect(
+          yield* both(
+            Effect.flatMap(CommentViewFacts, (facts) => facts.of({ subjects: [], repliersOf: [], users: [] })),
+            CommentViewFactsOneByOne
+          )
+        ).toEqual({ reactions: new Map(), repliers: new Map(), users: new Map() })
       }))
   })
