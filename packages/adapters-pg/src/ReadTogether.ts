@@ -9,7 +9,9 @@ import {
   RevisionGit,
   RevisionGitReads,
   RevisionId,
+  OrganizationId,
   SiteId,
+  SiteReads,
   SpaceChangeRequestReads,
   SpaceFactReads,
   SpaceId,
@@ -42,7 +44,7 @@ import {
   structureColumns
 } from "./sites/SiteStructureRepository.js"
 import { RevisionRow } from "./spaces/RevisionRepository.js"
-import { accessColumns, accessFields, accessFrom, asItemForAccess } from "./spaces/ForAccess.js"
+import { accessColumns, accessFields, accessFrom, asItemForAccess, CollectionRow, collectionsOf } from "./spaces/ForAccess.js"
 import { SpaceRow } from "./spaces/SpaceRepository.js"
 
 // The reads of several contexts at once (the domain's ReadTogether), each in one statement over the
@@ -211,11 +213,52 @@ const PgCommentViewFacts = Layer.effect(
   })
 )
 
+/** What reads of sites take of spaces and collections, with the sites' own rows, in one statement each. */
+const PgSiteReads = Layer.effect(
+  SiteReads,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const agg = (rows: string) => sql.literal(`coalesce(json_agg(${rows}), '[]')`)
+    const spacesOf = single(
+      Schema.Array(SiteId),
+      Schema.Struct({ held: Schema.Array(SpaceOfRow), spaces: Schema.Array(SpaceRow) }),
+      (ids) =>
+        sql`WITH held AS (SELECT site_id, space_id, id FROM site_spaces WHERE site_id = ANY(${ids}::text[]))
+        SELECT (SELECT ${agg("h ORDER BY h.site_id, h.space_id, h.id")} FROM held h) AS held,
+          (SELECT ${agg("sp")} FROM spaces sp WHERE sp.id IN (SELECT space_id FROM held)) AS spaces`
+    )
+    const tree = single(
+      Schema.Tuple(SiteId, OrganizationId),
+      Schema.Struct({
+        sections: Schema.Array(SectionRow),
+        groups: Schema.Array(GroupRow),
+        site_spaces: Schema.Array(SiteSpaceRow),
+        spaces: Schema.Array(SpaceRow),
+        collections: Schema.Array(CollectionRow)
+      }),
+      ([siteId, organizationId]) =>
+        sql`SELECT ${structureColumns(sql, sql`x.site_id = ${siteId}`)},
+          (SELECT ${agg("sp")} FROM spaces sp WHERE sp.id IN (SELECT space_id FROM site_spaces WHERE site_id = ${siteId})) AS spaces,
+          ${collectionsOf(sql, sql`${organizationId}`)} AS collections`
+    )
+    return SiteReads.of({
+      spacesOf: (siteIds) => siteIds.length === 0 ? Effect.succeed({ held: [], spaces: [] }) : spacesOf(siteIds),
+      tree: (siteId, organizationId) =>
+        Effect.map(tree([siteId, organizationId]), ({ collections, groups, sections, site_spaces, spaces }) => ({
+          structure: { sections, groups, siteSpaces: site_spaces },
+          spaces,
+          collections
+        }))
+    })
+  })
+)
+
 /** The reads of several contexts at once, each in one statement. */
 export const PgReadTogether = Layer.mergeAll(
   PgSpaceFactReads,
   PgRevisionGitReads,
   PgSpaceChangeRequestReads,
   PgChangeRequestViewFacts,
-  PgCommentViewFacts
+  PgCommentViewFacts,
+  PgSiteReads
 )

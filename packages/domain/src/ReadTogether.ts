@@ -13,10 +13,11 @@ import { gitInfoOf, shownGitSyncs } from "./gitsync/ForSpaces.js"
 import type { GitSyncState, RevisionGit } from "./gitsync/GitSync.js"
 import { GitSyncRepository } from "./gitsync/Ports.js"
 import type { RevisionId, SpaceId } from "./shared/Ids.js"
-import { makePublishedPlaces, readSitesOfSpaces, type SitesOfSpaces } from "./sites/ForSpaces.js"
 import { UserRepository } from "./identity/Ports.js"
 import type { User } from "./identity/User.js"
-import { RevisionRepository, SpaceRepository, SpaceViewFacts } from "./spaces/Ports.js"
+import { makePublishedPlaces, readSitesOfSpaces, type SitesOfSpaces } from "./sites/ForSpaces.js"
+import { SiteReads, SiteStructureRepository } from "./sites/Ports.js"
+import { CollectionRepository, RevisionRepository, SpaceRepository, SpaceViewFacts } from "./spaces/Ports.js"
 import type { Revision } from "./spaces/Space.js"
 
 // Reads that one request makes of several contexts' storage. Each context keeps its own rows and
@@ -184,13 +185,34 @@ export const CommentViewFactsOneByOne = Layer.effect(
   })
 )
 
+/** `SiteReads` over the sites', the spaces' and the collections' repositories, one read after the other. */
+export const SiteReadsOneByOne = Layer.effect(
+  SiteReads,
+  Effect.gen(function*() {
+    const structures = yield* SiteStructureRepository
+    const spaces = yield* SpaceRepository
+    const collections = yield* CollectionRepository
+    const spacesOn = (pairs: ReadonlyArray<{ readonly spaceId: SpaceId }>) => spaces.findMany([...new Set(pairs.map((p) => p.spaceId))])
+    return SiteReads.of({
+      spacesOf: (siteIds) =>
+        Effect.flatMap(structures.spacesOf(siteIds), (held) => Effect.map(spacesOn(held), (found) => ({ held, spaces: found }))),
+      tree: (siteId, organizationId) =>
+        Effect.gen(function*() {
+          const structure = yield* structures.load(siteId)
+          return { structure, spaces: yield* spacesOn(structure.siteSpaces), collections: yield* collections.listAll(organizationId) }
+        })
+    })
+  })
+)
+
 /** What a storage answers by reading each context's repository in turn. */
 export const ReadTogetherOneByOne = Layer.mergeAll(
   SpaceFactReadsOneByOne,
   RevisionGitReadsOneByOne,
   SpaceChangeRequestReadsOneByOne,
   ChangeRequestViewFactsOneByOne,
-  CommentViewFactsOneByOne
+  CommentViewFactsOneByOne,
+  SiteReadsOneByOne
 )
 
 /** The ports of earlier contexts answered from reads of several contexts at once. */

@@ -12,6 +12,7 @@ import type { SitesPorts } from "./sites/Ports.js"
 import type { CommentViewFacts } from "./comments/Ports.js"
 import type { ChangeRequestViewFacts, SpaceChangeRequestReads } from "./content/Ports.js"
 import type { RevisionGitReads, SpaceFactReads } from "./ReadTogether.js"
+import type { SiteReads } from "./sites/Ports.js"
 import type { SpacesPorts } from "./spaces/Ports.js"
 import type { SsoPorts } from "./sso/Ports.js"
 import type { TranslationsPorts } from "./translations/Ports.js"
@@ -40,3 +41,4 @@ export type StoragePorts =
   | SpaceChangeRequestReads
   | ChangeRequestViewFacts
   | CommentViewFacts
+  | SiteReads

@@ -9,7 +9,7 @@ import { findOne, rowOf, type Stored } from "../shared/Rows.js"
 export const CollectionRow = rowOf(Collection)
 
 /** The organization's collections in creation order, as a JSON array (`[]` for none), `organizationId` a column of the statement. */
-const collectionsOf = (sql: SqlClient.SqlClient, organizationId: Fragment) =>
+export const collectionsOf = (sql: SqlClient.SqlClient, organizationId: Fragment) =>
   sql`coalesce(
     (SELECT json_agg(c ORDER BY c.created_at, c.id) FROM collections c WHERE c.organization_id = ${organizationId}),
     '[]'::json

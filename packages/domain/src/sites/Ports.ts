@@ -12,6 +12,7 @@ import type {
   UserId
 } from "../shared/Ids.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
+import type { Collection, Space } from "../spaces/Space.js"
 import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteType } from "./Site.js"
 
 /** Which of an organization's sites a list holds; keyset (createdAt ms, id) ascending. */
@@ -63,11 +64,7 @@ export interface StructureWrites {
 /** A site's sections, section groups and site spaces. */
 export class SiteStructureRepository extends Context.Tag("@octavo/domain/SiteStructureRepository")<SiteStructureRepository, {
   /** Every section, group and site space of the site (site spaces of soft-deleted spaces too), in no particular order. */
-  readonly load: (siteId: SiteId) => Effect.Effect<{
-    readonly sections: ReadonlyArray<SiteSection>
-    readonly groups: ReadonlyArray<SiteSectionGroup>
-    readonly siteSpaces: ReadonlyArray<SiteSpace>
-  }>
+  readonly load: (siteId: SiteId) => Effect.Effect<SiteStructureRows>
   /** Removals first, then inserts or overwrites by id. */
   readonly write: (writes: StructureWrites) => Effect.Effect<void>
   /** The site spaces on any of these spaces, as (site, space) pairs. */
@@ -89,6 +86,38 @@ export class ShareLinkRepository extends Context.Tag("@octavo/domain/ShareLinkRe
   readonly list: (siteId: SiteId, search: string | undefined, page: PageRequest) => Effect.Effect<Page<ShareLink>>
   /** The site's active links, to compare a key against each in constant time. */
   readonly active: (siteId: SiteId) => Effect.Effect<ReadonlyArray<ShareLink>>
+}>() {}
+
+/** A site's sections, groups and site spaces, as `SiteStructureRepository.load` answers them. */
+export interface SiteStructureRows {
+  readonly sections: ReadonlyArray<SiteSection>
+  readonly groups: ReadonlyArray<SiteSectionGroup>
+  readonly siteSpaces: ReadonlyArray<SiteSpace>
+}
+
+/**
+ * What reads of sites take from the spaces context with their own rows. A storage that can read
+ * them in one round trip answers it so; the others answer it with `SiteReadsOneByOne`.
+ */
+export class SiteReads extends Context.Tag("@octavo/domain/SiteReads")<SiteReads, {
+  /**
+   * As `SiteStructureRepository.spacesOf` answers (`held`), with the spaces of those pairs as
+   * `SpaceRepository.findMany` answers them: what a list of sites counts.
+   */
+  readonly spacesOf: (siteIds: ReadonlyArray<SiteId>) => Effect.Effect<{
+    readonly held: ReadonlyArray<{ readonly siteId: SiteId; readonly spaceId: SpaceId }>
+    readonly spaces: ReadonlyArray<Space>
+  }>
+  /**
+   * The site's structure as `SiteStructureRepository.load` answers it, the spaces its site spaces
+   * are on as `SpaceRepository.findMany` answers them, and the organization's collections as
+   * `CollectionRepository.listAll` does: what a read of the site shows.
+   */
+  readonly tree: (siteId: SiteId, organizationId: OrganizationId) => Effect.Effect<{
+    readonly structure: SiteStructureRows
+    readonly spaces: ReadonlyArray<Space>
+    readonly collections: ReadonlyArray<Collection>
+  }>
 }>() {}
 
 /** The storage the sites context owns. */

@@ -20,12 +20,13 @@ import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { SpaceRepository } from "../spaces/Ports.js"
 import type { Space } from "../spaces/Space.js"
 import { SpaceAccess } from "../spaces/SpaceAccess.js"
+import { type CollectionIndex, indexCollections } from "../spaces/Tree.js"
 import { Spaces } from "../spaces/SpaceService.js"
 import { type SpaceView, SpaceViews } from "../spaces/SpaceViews.js"
 import { adaptiveSchemaProblem, defaultAdaptiveSchema } from "./AdaptiveSchema.js"
 import { requireSiteRole, type SitePermissions, sitePermissions } from "./Policy.js"
 import { commitTree } from "./Commit.js"
-import { ShareLinkRepository, SiteRepository, SiteStructureRepository } from "./Ports.js"
+import { ShareLinkRepository, SiteReads, SiteRepository, SiteStructureRepository } from "./Ports.js"
 import {
   AddGroupInput,
   AddSectionInput,
@@ -143,6 +144,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
   effect: Effect.gen(function*() {
     const sites = yield* SiteRepository
     const structures = yield* SiteStructureRepository
+    const siteReads = yield* SiteReads
     const shareLinks = yield* ShareLinkRepository
     const spaces = yield* SpaceRepository
     const guard = yield* SpaceAccess
@@ -194,16 +196,26 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
             : Effect.fail(new InvalidInput({ field, rule: `${spaceId} is not a space of this organization` }))
       )
 
-    /** The spaces of the given ids that the organization's sites show (`showsSpace`). */
-    const liveSpaces = (organizationId: OrganizationId, ids: ReadonlyArray<SpaceId>) =>
-      Effect.map(spaces.findMany([...new Set(ids)]), (found) => found.filter((s) => showsSpace(organizationId, s)))
-
-    const visibleTree = (access: Membership, tree: SiteTree, shareKey?: string) =>
+    /** What readers see of a site's tree, from the spaces its site spaces are on and the organization's collections. */
+    const shownFrom = (
+      access: Membership,
+      tree: SiteTree,
+      onSpaces: ReadonlyArray<Space>,
+      collections: CollectionIndex,
+      shareKey?: string
+    ) =>
       Effect.gen(function*() {
-        const live: ReadonlyArray<Space> = yield* liveSpaces(tree.site.organizationId, tree.siteSpaces.map((s) => s.spaceId))
-        const spaceViews = yield* views.of(access, yield* guard.treeOf(tree.site.organizationId), live, shareKey)
+        const live = onSpaces.filter((s) => showsSpace(tree.site.organizationId, s))
+        const spaceViews = yield* views.of(access, collections, live, shareKey)
         const bySpace = new Map(spaceViews.map((v) => [v.space.id as string, v]))
         return { ...shownTree(tree, (id) => bySpace.has(id)), spaces: bySpace } satisfies VisibleTree
+      })
+
+    /** `shownFrom`, with what it needs read. */
+    const visibleTree = (access: Membership, tree: SiteTree, shareKey?: string) =>
+      Effect.gen(function*() {
+        const onSpaces = yield* spaces.findMany([...new Set(tree.siteSpaces.map((s) => s.spaceId))])
+        return yield* shownFrom(access, tree, onSpaces, yield* guard.treeOf(tree.site.organizationId), shareKey)
       })
 
     const locationOf = (access: Membership, site: Site): SiteLocation => ({
@@ -261,7 +273,8 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
       Effect.gen(function*() {
         const { access, site } = yield* authorized(siteId, "read", "read this site")
         const key = yield* effectiveShareKey(site, shareKey)
-        const shown = yield* visibleTree(access, yield* loadTree(site), key)
+        const read = yield* siteReads.tree(site.id, site.organizationId)
+        const shown = yield* shownFrom(access, { site, ...read.structure }, read.spaces, indexCollections(read.collections), key)
         return { access, shown, view: siteView(access, site, shown.tree.siteSpaces.length, key) }
       })
 
@@ -374,8 +387,8 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
           published: valid.published,
           types: valid.types
         }, request)
-        const held = yield* structures.spacesOf(page.items.map((s) => s.id))
-        const live = new Set((yield* liveSpaces(organizationId, held.map((h) => h.spaceId))).map((s) => s.id as string))
+        const { held, spaces: onSpaces } = yield* siteReads.spacesOf(page.items.map((s) => s.id))
+        const live = new Set(onSpaces.filter((s) => showsSpace(organizationId, s)).map((s) => s.id as string))
         const counts = new Map<string, number>()
         for (const h of held) if (live.has(h.spaceId)) counts.set(h.siteId, (counts.get(h.siteId) ?? 0) + 1)
         return mapPage(page, (site) => siteView(access, site, counts.get(site.id) ?? 0))

@@ -25,7 +25,7 @@ import {
   type StoragePorts,
   type UserId
 } from "../../src/index.js"
-import { adminWithNewSpace, at, makeMember, makeUser, uniqueId } from "./fixtures.js"
+import { adminWithNewSpace, at, makeMember, makeUser, sameAsOneByOne, uniqueId } from "./fixtures.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
@@ -337,18 +337,11 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
         yield* asCommenter(comments.update(space.id, "1", onPage.comment.id, { addedReactions: ["👍"] }))
         yield* asCommenter(comments.updateReply(space.id, "1", onPage.comment.id, reply.reply.id, { addedReactions: ["🎉"] }))
 
-        /** `read` with the storage's layer and with the one-by-one layer, which must answer alike. */
-        const both = <A, R>(read: Effect.Effect<A, never, R>, oneByOne: Layer.Layer<R, never, StoragePorts>) =>
-          Effect.gen(function*() {
-            const together = yield* read
-            expect(together).toEqual(
-              yield* Effect.provide(read, oneByOne.pipe(Layer.provide(Layer.succeedContext(yield* Effect.context<StoragePorts>()))))
-            )
-            return together
-          })
-
         const spaceReads = (key: ChangeRequestKey, userId: UserId) =>
-          both(Effect.flatMap(SpaceChangeRequestReads, (reads) => reads.find(space.id, userId, key)), SpaceChangeRequestReadsOneByOne)
+          sameAsOneByOne(
+            Effect.flatMap(SpaceChangeRequestReads, (reads) => reads.find(space.id, userId, key)),
+            SpaceChangeRequestReadsOneByOne
+          )
         const byId = yield* spaceReads({ id: second.changeRequest.id }, commenter.id)
         expect(
           Option.map(byId, (read) => [read.item.id, Option.map(read.changeRequest, (cr) => cr.number), Option.isSome(read.membership)])
@@ -365,31 +358,31 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
         const stranger = yield* makeUser()
         expect(Option.map(yield* spaceReads({ number: 1 }, stranger.id), (read) => read.membership)).toEqual(Option.some(Option.none()))
         expect(
-          yield* both(
+          yield* sameAsOneByOne(
             Effect.flatMap(SpaceChangeRequestReads, (reads) => reads.find(SpaceId.make(uniqueId("s")), commenter.id, { number: 1 })),
             SpaceChangeRequestReadsOneByOne
           )
         ).toEqual(Option.none())
 
-        const crFacts = yield* both(
+        const crFacts = yield* sameAsOneByOne(
           Effect.flatMap(ChangeRequestViewFacts, (facts) => facts.of([first.changeRequest, second.changeRequest])),
           ChangeRequestViewFactsOneByOne
         )
         expect([...crFacts.authors.keys()].sort()).toEqual([commenter.id, first.changeRequest.createdBy].sort())
         expect([...crFacts.openComments]).toEqual([[first.changeRequest.id, 2]])
         expect(
-          yield* both(Effect.flatMap(ChangeRequestViewFacts, (facts) => facts.of([])), ChangeRequestViewFactsOneByOne)
+          yield* sameAsOneByOne(Effect.flatMap(ChangeRequestViewFacts, (facts) => facts.of([])), ChangeRequestViewFactsOneByOne)
         ).toEqual({ authors: new Map(), openComments: new Map() })
 
         const asked = { subjects: [onPage.comment.id, reply.reply.id], repliersOf: [onPage.comment.id], users: [onPage.comment.postedBy] }
-        const commentFacts = yield* both(Effect.flatMap(CommentViewFacts, (facts) => facts.of(asked)), CommentViewFactsOneByOne)
+        const commentFacts = yield* sameAsOneByOne(Effect.flatMap(CommentViewFacts, (facts) => facts.of(asked)), CommentViewFactsOneByOne)
         expect(new Set(commentFacts.reactions.keys())).toEqual(new Set([onPage.comment.id, reply.reply.id]))
         expect(commentFacts.reactions.get(onPage.comment.id)?.map((r) => [r.userId, r.emoji])).toEqual([[commenter.id, "👍"]])
         expect(commentFacts.reactions.get(reply.reply.id)?.map((r) => [r.userId, r.emoji])).toEqual([[commenter.id, "🎉"]])
         expect(commentFacts.repliers.get(onPage.comment.id)?.map((r) => r.count)).toEqual([1, 1])
         expect([...commentFacts.users.keys()].sort()).toEqual([commenter.id, onPage.comment.postedBy].sort())
         expect(
-          yield* both(
+          yield* sameAsOneByOne(
             Effect.flatMap(CommentViewFacts, (facts) => facts.of({ subjects: [], repliersOf: [], users: [] })),
             CommentViewFactsOneByOne
           )

@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { expect } from "@effect/vitest"
+import { Effect, Layer } from "effect"
 import {
   Actor,
   InviteId,
@@ -9,6 +10,7 @@ import {
   OrganizationRepository,
   type Role,
   Spaces,
+  type StoragePorts,
   type Team,
   TeamId,
   TeamRepository,
@@ -103,3 +105,24 @@ export const adminWithNewSpace = (title: string) =>
     const { space } = yield* run(spaces.create(organization.id, { title }))
     return { organization, run, space }
   })
+
+/**
+ * `read` (a read of several contexts at once, `ReadTogether`) as the storage answers it, checked
+ * against the same read answered by `oneByOne`, over the same storage's repositories; `ordered`
+ * puts what comes in no particular order in one.
+ */
+export const sameAsOneByOne = <A, R>(
+  read: Effect.Effect<A, never, R>,
+  oneByOne: Layer.Layer<R, never, StoragePorts>,
+  ordered: (answer: A) => unknown = (answer) => answer
+) =>
+  Effect.gen(function*() {
+    const together = yield* read
+    const storage = Layer.succeedContext(yield* Effect.context<StoragePorts>())
+    expect(ordered(together)).toEqual(ordered(yield* Effect.provide(read, oneByOne.pipe(Layer.provide(storage)))))
+    return together
+  })
+
+/** Rows by id: the order a test compares rows that come in no particular order in. */
+export const byId = <T extends { readonly id: string }>(rows: ReadonlyArray<T>): Array<T> =>
+  [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Actor,
+  Collections,
   type DomainServices,
   inOrganization,
   type Organization,
@@ -21,6 +22,8 @@ import {
   type SiteSpace,
   SiteSpaceId,
   type SiteSpaceView,
+  SiteReads,
+  SiteReadsOneByOne,
   Sites,
   SiteStructureRepository,
   type SpaceId,
@@ -28,7 +31,7 @@ import {
   type StoragePorts
 } from "../../src/index.js"
 import { walk } from "./walk.js"
-import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, byId, makeMember, makeOrganization, makeUser, sameAsOneByOne, uniqueId } from "./fixtures.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
@@ -52,8 +55,6 @@ const siteOf = (organizationId: OrganizationId, fields: Partial<Site> = {}): Sit
   updatedAt: at(1),
   ...fields
 })
-
-const byId = <A extends { readonly id: string }>(items: ReadonlyArray<A>) => [...items].sort((a, b) => (a.id < b.id ? -1 : 1))
 
 /** A unique proxy: proxies are unique on the whole instance, and a server database outlives a run. */
 const newProxy = () => `${uniqueId("h").toLowerCase()}.example.com/docs`
@@ -751,6 +752,56 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect((yield* run(sites.get(site.id))).site.defaultSiteSpaceId).toBe(
           stored.siteSpaces.find((s) => s.spaceId === one)!.id
         )
+      }))
+
+    it.effect("reads of several contexts at once: a site's tree with its spaces and collections, the spaces of sites", () =>
+      Effect.gen(function*() {
+        const sites = yield* Sites
+        const spaceService = yield* Spaces
+        const collections = yield* Collections
+        const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
+        yield* run(collections.create(organization.id, { title: "Guides" }))
+        yield* run(collections.create(organization.id, { title: "References" }))
+        const { site } = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!] }))
+        const { section } = yield* run(sites.addSection(site.id, { spaceId: three!, title: "More" }))
+        yield* run(sites.addGroup(site.id, { title: "Grouped", sections: [section.section.id] }))
+        const { site: empty } = yield* run(sites.create(organization.id, { title: "Empty" }))
+        yield* run(spaceService.delete(two!))
+
+        const tree = yield* sameAsOneByOne(
+          Effect.flatMap(SiteReads, (reads) => reads.tree(site.id, organization.id)),
+          SiteReadsOneByOne,
+          (read) => ({
+            structure: {
+              sections: byId(read.structure.sections),
+              groups: byId(read.structure.groups),
+              siteSpaces: byId(read.structure.siteSpaces)
+            },
+            spaces: byId(read.spaces),
+            collections: read.collections
+          })
+        )
+        expect(tree.structure).toEqual(yield* (yield* SiteStructureRepository).load(site.id))
+        // The deleted space's site space stays in storage and its space is read with the rest; the reading hides it.
+        expect(tree.spaces.map((s) => s.id).sort()).toEqual([one!, two!, three!].sort())
+        expect(tree.collections.map((c) => c.title).sort()).toEqual(["Guides", "References"])
+        expect(tree.structure.groups.map((g) => g.title)).toEqual(["Grouped"])
+
+        // Pairs come in no particular order.
+        const pairs = (rows: ReadonlyArray<{ readonly siteId: string; readonly spaceId: string }>) =>
+          rows.map((h) => [h.siteId, h.spaceId]).sort((a, b) => (`${a}` < `${b}` ? -1 : 1))
+        const held = yield* sameAsOneByOne(
+          Effect.flatMap(SiteReads, (reads) => reads.spacesOf([site.id, empty.id, SiteId.make(uniqueId("site"))])),
+          SiteReadsOneByOne,
+          (read) => ({ held: pairs(read.held), spaces: byId(read.spaces) })
+        )
+        expect(pairs(held.held)).toEqual(
+          [one!, two!, three!].sort().map((spaceId) => [site.id, spaceId])
+        )
+        expect(held.spaces.map((s) => s.id).sort()).toEqual([one!, two!, three!].sort())
+        expect(yield* Effect.flatMap(SiteReads, (reads) => reads.spacesOf([]))).toEqual({ held: [], spaces: [] })
+        expect((yield* run(sites.list(organization.id, {}, first()))).items.map((v) => [v.site.id, v.siteSpaceCount]))
+          .toEqual([[site.id, 2], [empty.id, 0]])
       }))
 
     it.effect("site spaces: purging the default's space promotes the next one in storage", () =>
