@@ -12,8 +12,10 @@ import {
   OrganizationId,
   SiteId,
   SiteReads,
+  SiteTreeRowReads,
   SpaceChangeRequestReads,
   SpaceFactReads,
+  type SpaceFactRows,
   SpaceId,
   UserId
 } from "@octavo/domain"
@@ -34,6 +36,7 @@ import { ChangeRequestRow, changeRequestCounts, CountsRow } from "./content/Chan
 import { UserRow } from "./identity/UserRepository.js"
 import { gitSyncStatesOf } from "./gitsync/GitSyncRepository.js"
 import { findOne, single } from "./shared/Rows.js"
+import type { Ids } from "./shared/Sql.js"
 import { SiteRow } from "./sites/SiteRepository.js"
 import {
   GroupRow,
@@ -68,6 +71,44 @@ const bySite = <A extends { readonly siteId: SiteId }>(rows: ReadonlyArray<A>, s
   rows.filter((row) => row.siteId === siteId)
 
 /**
+ * The common table expressions `factColumns` reads: the site spaces on the spaces `ids` (`held`)
+ * and their sites (`held_sites`).
+ */
+const factTables = (sql: SqlClient.SqlClient, ids: Ids) =>
+  sql`held AS (${siteSpacesOn(sql, ids)}), held_sites AS (SELECT DISTINCT site_id FROM held)`
+
+/** The columns of `FactsRow` for the spaces `ids`, over `factTables`. */
+const factColumns = (sql: SqlClient.SqlClient, ids: Ids) => {
+  const agg = (rows: string) => sql.literal(`coalesce(json_agg(${rows}), '[]')`)
+  return sql`(SELECT ${agg("c")} FROM (${changeRequestCounts(sql, ids)}) c) AS change_requests,
+    (SELECT ${agg("o")} FROM (${openCommentCounts(sql, ids)}) o) AS open_comments,
+    (SELECT ${agg("h ORDER BY h.site_id, h.space_id, h.id")} FROM held h) AS site_spaces,
+    (SELECT ${agg("s")} FROM sites s WHERE s.id IN (SELECT site_id FROM held_sites)) AS sites,
+    ${structureColumns(sql, sql`x.site_id IN (SELECT site_id FROM held_sites)`, "structure_site_spaces")},
+    (SELECT ${agg("sp")} FROM spaces sp
+      WHERE sp.id IN (SELECT x.space_id FROM site_spaces x WHERE x.site_id IN (SELECT site_id FROM held_sites))
+    ) AS structure_spaces,
+    (SELECT ${agg("g.state")} FROM (${gitSyncStatesOf(sql, ids)}) g) AS git_sync`
+}
+
+/** A `FactsRow` as the domain's `SpaceFactRows`. */
+const asFactRows = (row: typeof FactsRow.Type): SpaceFactRows => ({
+  changeRequests: new Map(row.change_requests.map(({ spaceId, ...count }) => [spaceId, count])),
+  openComments: new Map(row.open_comments.map((count) => [count.spaceId, count.open])),
+  sites: {
+    siteSpaces: row.site_spaces,
+    sites: row.sites,
+    structures: new Map(row.sites.map((site) => [site.id, {
+      sections: bySite(row.sections, site.id),
+      groups: bySite(row.groups, site.id),
+      siteSpaces: bySite(row.structure_site_spaces, site.id)
+    }])),
+    structureSpaces: row.structure_spaces
+  },
+  gitSync: row.git_sync
+})
+
+/**
  * What a view of spaces reads of change requests, comments, sites and Git Sync, in one statement:
  * a space's view then costs its access read and this (issue 19: two round trips for one object,
  * three for a list with its count), published or not.
@@ -76,39 +117,50 @@ const PgSpaceFactReads = Layer.effect(
   SpaceFactReads,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const agg = (rows: string) => sql.literal(`coalesce(json_agg(${rows}), '[]')`)
     const read = single(
       Schema.Array(SpaceId),
       FactsRow,
-      (ids) =>
-        sql`WITH held AS (${siteSpacesOn(sql, ids)}), held_sites AS (SELECT DISTINCT site_id FROM held)
-      SELECT
-        (SELECT ${agg("c")} FROM (${changeRequestCounts(sql, ids)}) c) AS change_requests,
-        (SELECT ${agg("o")} FROM (${openCommentCounts(sql, ids)}) o) AS open_comments,
-        (SELECT ${agg("h ORDER BY h.site_id, h.space_id, h.id")} FROM held h) AS site_spaces,
-        (SELECT ${agg("s")} FROM sites s WHERE s.id IN (SELECT site_id FROM held_sites)) AS sites,
-        ${structureColumns(sql, sql`x.site_id IN (SELECT site_id FROM held_sites)`, "structure_site_spaces")},
-        (SELECT ${agg("sp")} FROM spaces sp
-          WHERE sp.id IN (SELECT x.space_id FROM site_spaces x WHERE x.site_id IN (SELECT site_id FROM held_sites))
-        ) AS structure_spaces,
-        (SELECT ${agg("g.state")} FROM (${gitSyncStatesOf(sql, ids)}) g) AS git_sync`
+      (ids) => sql`WITH ${factTables(sql, ids)} SELECT ${factColumns(sql, ids)}`
     )
-    return SpaceFactReads.of({
-      of: (spaceIds) =>
-        Effect.map(read(spaceIds), (row) => ({
-          changeRequests: new Map(row.change_requests.map(({ spaceId, ...count }) => [spaceId, count])),
-          openComments: new Map(row.open_comments.map((count) => [count.spaceId, count.open])),
-          sites: {
-            siteSpaces: row.site_spaces,
-            sites: row.sites,
-            structures: new Map(row.sites.map((site) => [site.id, {
-              sections: bySite(row.sections, site.id),
-              groups: bySite(row.groups, site.id),
-              siteSpaces: bySite(row.structure_site_spaces, site.id)
-            }])),
-            structureSpaces: row.structure_spaces
-          },
-          gitSync: row.git_sync
+    return SpaceFactReads.of({ of: (spaceIds) => Effect.map(read(spaceIds), asFactRows) })
+  })
+)
+
+/**
+ * A site's structure, the spaces its site spaces are on with what later contexts keep of them
+ * (`factColumns`, as one JSON object), and the organization's collections, in one statement: a
+ * read of a site then costs its access read and this.
+ */
+const PgSiteTreeRowReads = Layer.effect(
+  SiteTreeRowReads,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const read = single(
+      Schema.Tuple(SiteId, OrganizationId),
+      Schema.Struct({
+        sections: Schema.Array(SectionRow),
+        groups: Schema.Array(GroupRow),
+        site_spaces: Schema.Array(SiteSpaceRow),
+        spaces: Schema.Array(SpaceRow),
+        collections: Schema.Array(CollectionRow),
+        facts: FactsRow
+      }),
+      ([siteId, organizationId]) => {
+        const onSpaces = sql`SELECT space_id FROM site_spaces WHERE site_id = ${siteId}`
+        return sql`WITH ${factTables(sql, onSpaces)}
+          SELECT ${structureColumns(sql, sql`x.site_id = ${siteId}`)},
+            (SELECT coalesce(json_agg(sp), '[]') FROM spaces sp WHERE sp.id IN (${onSpaces})) AS spaces,
+            ${collectionsOf(sql, sql`${organizationId}`)} AS collections,
+            (SELECT to_json(f) FROM (SELECT ${factColumns(sql, onSpaces)}) f) AS facts`
+      }
+    )
+    return SiteTreeRowReads.of({
+      tree: (siteId, organizationId) =>
+        Effect.map(read([siteId, organizationId]), ({ collections, facts, groups, sections, site_spaces, spaces }) => ({
+          structure: { sections, groups, siteSpaces: site_spaces },
+          spaces,
+          collections,
+          facts: asFactRows(facts)
         }))
     })
   })
@@ -213,7 +265,7 @@ const PgCommentViewFacts = Layer.effect(
   })
 )
 
-/** What reads of sites take of spaces and collections, with the sites' own rows, in one statement each. */
+/** What a list of sites takes of spaces, with the sites' own rows, in one statement. */
 const PgSiteReads = Layer.effect(
   SiteReads,
   Effect.gen(function*() {
@@ -227,28 +279,8 @@ const PgSiteReads = Layer.effect(
         SELECT (SELECT ${agg("h ORDER BY h.site_id, h.space_id, h.id")} FROM held h) AS held,
           (SELECT ${agg("sp")} FROM spaces sp WHERE sp.id IN (SELECT space_id FROM held)) AS spaces`
     )
-    const tree = single(
-      Schema.Tuple(SiteId, OrganizationId),
-      Schema.Struct({
-        sections: Schema.Array(SectionRow),
-        groups: Schema.Array(GroupRow),
-        site_spaces: Schema.Array(SiteSpaceRow),
-        spaces: Schema.Array(SpaceRow),
-        collections: Schema.Array(CollectionRow)
-      }),
-      ([siteId, organizationId]) =>
-        sql`SELECT ${structureColumns(sql, sql`x.site_id = ${siteId}`)},
-          (SELECT ${agg("sp")} FROM spaces sp WHERE sp.id IN (SELECT space_id FROM site_spaces WHERE site_id = ${siteId})) AS spaces,
-          ${collectionsOf(sql, sql`${organizationId}`)} AS collections`
-    )
     return SiteReads.of({
-      spacesOf: (siteIds) => siteIds.length === 0 ? Effect.succeed({ held: [], spaces: [] }) : spacesOf(siteIds),
-      tree: (siteId, organizationId) =>
-        Effect.map(tree([siteId, organizationId]), ({ collections, groups, sections, site_spaces, spaces }) => ({
-          structure: { sections, groups, siteSpaces: site_spaces },
-          spaces,
-          collections
-        }))
+      spacesOf: (siteIds) => siteIds.length === 0 ? Effect.succeed({ held: [], spaces: [] }) : spacesOf(siteIds)
     })
   })
 )
@@ -256,6 +288,7 @@ const PgSiteReads = Layer.effect(
 /** The reads of several contexts at once, each in one statement. */
 export const PgReadTogether = Layer.mergeAll(
   PgSpaceFactReads,
+  PgSiteTreeRowReads,
   PgRevisionGitReads,
   PgSpaceChangeRequestReads,
   PgChangeRequestViewFacts,

@@ -12,12 +12,13 @@ import {
 import { gitInfoOf, shownGitSyncs } from "./gitsync/ForSpaces.js"
 import type { GitSyncState, RevisionGit } from "./gitsync/GitSync.js"
 import { GitSyncRepository } from "./gitsync/Ports.js"
-import type { RevisionId, SpaceId } from "./shared/Ids.js"
+import type { Organization } from "./organizations/Organization.js"
+import type { OrganizationId, RevisionId, SiteId, SpaceId } from "./shared/Ids.js"
 import { UserRepository } from "./identity/Ports.js"
 import type { User } from "./identity/User.js"
 import { makePublishedPlaces, readSitesOfSpaces, type SitesOfSpaces } from "./sites/ForSpaces.js"
-import { SiteReads, SiteStructureRepository } from "./sites/Ports.js"
-import { CollectionRepository, RevisionRepository, SpaceRepository, SpaceViewFacts } from "./spaces/Ports.js"
+import { SiteReads, SiteStructureRepository, type SiteTreeRead, SiteTreeReads } from "./sites/Ports.js"
+import { CollectionRepository, RevisionRepository, type SpaceFacts, SpaceRepository, SpaceViewFacts } from "./spaces/Ports.js"
 import type { Revision } from "./spaces/Space.js"
 
 // Reads that one request makes of several contexts' storage. Each context keeps its own rows and
@@ -70,24 +71,85 @@ export const SpaceFactReadsOneByOne = Layer.effect(
 )
 
 /**
- * The spaces context's `SpaceViewFacts`, answered by the contexts that keep them: each turns its
- * rows into what a view shows by its own rules (counters, published places, Git Sync), over the
- * rows read at once.
+ * What a view of spaces shows from their `SpaceFactRows`: each context that keeps them turns its rows into it by its
+ * own rules (counters, published places, Git Sync).
  */
+const makeSpaceFacts = Effect.map(makePublishedPlaces, (placesOf) =>
+(
+  organization: Organization,
+  spaceIds: ReadonlyArray<SpaceId>,
+  shareKey: string | undefined,
+  rows: SpaceFactRows
+): Effect.Effect<SpaceFacts> =>
+  Effect.map(placesOf(organization, spaceIds, shareKey, rows.sites), (places) => ({
+    counts: withOpenComments(spaceCountsOf(rows.changeRequests), rows.openComments),
+    places,
+    gitSync: shownGitSyncs(rows.gitSync)
+  })))
+
+/** The spaces context's `SpaceViewFacts`, answered by the contexts that keep them, over the rows read at once. */
 export const SpaceFactsLive = Layer.effect(
   SpaceViewFacts,
   Effect.gen(function*() {
     const reads = yield* SpaceFactReads
-    const placesOf = yield* makePublishedPlaces
+    const factsOf = yield* makeSpaceFacts
     return SpaceViewFacts.of({
       of: (organization, spaceIds, shareKey) =>
+        Effect.flatMap(reads.of(spaceIds), (rows) => factsOf(organization, spaceIds, shareKey, rows))
+    })
+  })
+)
+
+/** A site's tree as the storage holds it, with the rows of `SpaceFactRows` of the spaces its site spaces are on. */
+export interface SiteTreeRows extends Omit<SiteTreeRead, "facts"> {
+  readonly facts: SpaceFactRows
+}
+
+/**
+ * Reads a site's `SiteTreeRows`. A storage that can read them in one round trip answers it so (a
+ * read of a site then costs one statement more than its access); the others answer it with
+ * `SiteTreeRowReadsOneByOne`.
+ */
+export class SiteTreeRowReads extends Context.Tag("@octavo/domain/SiteTreeRowReads")<SiteTreeRowReads, {
+  readonly tree: (siteId: SiteId, organizationId: OrganizationId) => Effect.Effect<SiteTreeRows>
+}>() {}
+
+/** `SiteTreeRowReads` over the sites', spaces' and collections' repositories and `SpaceFactReads`, one read after the other. */
+export const SiteTreeRowReadsOneByOne = Layer.effect(
+  SiteTreeRowReads,
+  Effect.gen(function*() {
+    const structures = yield* SiteStructureRepository
+    const spaces = yield* SpaceRepository
+    const collections = yield* CollectionRepository
+    const facts = yield* SpaceFactReads
+    return SiteTreeRowReads.of({
+      tree: (siteId, organizationId) =>
         Effect.gen(function*() {
-          const rows = yield* reads.of(spaceIds)
+          const structure = yield* structures.load(siteId)
+          const onSpaces = [...new Set(structure.siteSpaces.map((s) => s.spaceId))]
           return {
-            counts: withOpenComments(spaceCountsOf(rows.changeRequests), rows.openComments),
-            places: yield* placesOf(organization, spaceIds, shareKey, rows.sites),
-            gitSync: shownGitSyncs(rows.gitSync)
+            structure,
+            spaces: yield* spaces.findMany(onSpaces),
+            collections: yield* collections.listAll(organizationId),
+            facts: yield* facts.of(onSpaces)
           }
+        })
+    })
+  })
+)
+
+/** The sites context's `SiteTreeReads`, over the rows read at once, with the spaces' facts by their contexts' rules. */
+export const SiteTreeReadsLive = Layer.effect(
+  SiteTreeReads,
+  Effect.gen(function*() {
+    const reads = yield* SiteTreeRowReads
+    const factsOf = yield* makeSpaceFacts
+    return SiteTreeReads.of({
+      tree: (site, organization, shareKey) =>
+        Effect.gen(function*() {
+          const rows = yield* reads.tree(site.id, organization.id)
+          const facts = yield* factsOf(organization, rows.spaces.map((s) => s.id), shareKey, rows.facts)
+          return { ...rows, facts }
         })
     })
   })
@@ -185,22 +247,18 @@ export const CommentViewFactsOneByOne = Layer.effect(
   })
 )
 
-/** `SiteReads` over the sites', the spaces' and the collections' repositories, one read after the other. */
+/** `SiteReads` over the sites' and the spaces' repositories, one read after the other. */
 export const SiteReadsOneByOne = Layer.effect(
   SiteReads,
   Effect.gen(function*() {
     const structures = yield* SiteStructureRepository
     const spaces = yield* SpaceRepository
-    const collections = yield* CollectionRepository
-    const spacesOn = (pairs: ReadonlyArray<{ readonly spaceId: SpaceId }>) => spaces.findMany([...new Set(pairs.map((p) => p.spaceId))])
     return SiteReads.of({
       spacesOf: (siteIds) =>
-        Effect.flatMap(structures.spacesOf(siteIds), (held) => Effect.map(spacesOn(held), (found) => ({ held, spaces: found }))),
-      tree: (siteId, organizationId) =>
-        Effect.gen(function*() {
-          const structure = yield* structures.load(siteId)
-          return { structure, spaces: yield* spacesOn(structure.siteSpaces), collections: yield* collections.listAll(organizationId) }
-        })
+        Effect.flatMap(
+          structures.spacesOf(siteIds),
+          (held) => Effect.map(spaces.findMany([...new Set(held.map((h) => h.spaceId))]), (found) => ({ held, spaces: found }))
+        )
     })
   })
 )
@@ -208,6 +266,7 @@ export const SiteReadsOneByOne = Layer.effect(
 /** What a storage answers by reading each context's repository in turn. */
 export const ReadTogetherOneByOne = Layer.mergeAll(
   SpaceFactReadsOneByOne,
+  SiteTreeRowReadsOneByOne.pipe(Layer.provide(SpaceFactReadsOneByOne)),
   RevisionGitReadsOneByOne,
   SpaceChangeRequestReadsOneByOne,
   ChangeRequestViewFactsOneByOne,
@@ -216,4 +275,4 @@ export const ReadTogetherOneByOne = Layer.mergeAll(
 )
 
 /** The ports of earlier contexts answered from reads of several contexts at once. */
-export const ReadTogetherAnswers = Layer.merge(SpaceFactsLive, RevisionOriginsLive)
+export const ReadTogetherAnswers = Layer.mergeAll(SpaceFactsLive, RevisionOriginsLive, SiteTreeReadsLive)

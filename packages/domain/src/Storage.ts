@@ -11,7 +11,7 @@ import type { SearchPorts } from "./search/Ports.js"
 import type { SitesPorts } from "./sites/Ports.js"
 import type { CommentViewFacts } from "./comments/Ports.js"
 import type { ChangeRequestViewFacts, SpaceChangeRequestReads } from "./content/Ports.js"
-import type { RevisionGitReads, SpaceFactReads } from "./ReadTogether.js"
+import type { RevisionGitReads, SiteTreeRowReads, SpaceFactReads } from "./ReadTogether.js"
 import type { SiteReads } from "./sites/Ports.js"
 import type { SpacesPorts } from "./spaces/Ports.js"
 import type { SsoPorts } from "./sso/Ports.js"
@@ -42,3 +42,4 @@ export type StoragePorts =
   | ChangeRequestViewFacts
   | CommentViewFacts
   | SiteReads
+  | SiteTreeRowReads

@@ -15,7 +15,7 @@ import {
 } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { execute, findAll, findOne, rowOf } from "../shared/Rows.js"
-import { selectPage } from "../shared/Sql.js"
+import { type Ids, oneOf, selectPage } from "../shared/Sql.js"
 
 const { node: _node, ...commentColumns } = Comment.fields
 
@@ -56,8 +56,8 @@ export const OpenByChangeRequestRow = rowOf(Schema.Struct({ changeRequestId: Cha
 export const OpenCountRow = rowOf(Schema.Struct({ spaceId: SpaceId, open: Schema.Number }))
 
 /** The open comments of those of the spaces that have any: one `OpenCountRow` each. */
-export const openCommentCounts = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
-  sql`SELECT space_id, open FROM space_comment_counts WHERE space_id = ANY(${spaceIds}::text[])`
+export const openCommentCounts = (sql: SqlClient.SqlClient, spaceIds: Ids) =>
+  sql`SELECT space_id, open FROM space_comment_counts WHERE ${oneOf(sql, "space_id", spaceIds)}`
 
 /** The reactions to the subjects (comments or replies): one `ReactionRow` each. */
 export const reactionsTo = (sql: SqlClient.SqlClient, subjectIds: ReadonlyArray<string>) =>

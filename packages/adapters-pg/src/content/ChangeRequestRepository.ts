@@ -3,7 +3,7 @@ import type { Fragment } from "@effect/sql/Statement"
 import { ChangeRequest, ChangeRequestId, ChangeRequestRepository, conflicts, RevisionId, SpaceId } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { execute, findAll, findOne, rowOf, single, write } from "../shared/Rows.js"
-import { byCreation, conflictOnUnique, selectPage } from "../shared/Sql.js"
+import { byCreation, conflictOnUnique, type Ids, oneOf, selectPage } from "../shared/Sql.js"
 
 export const ChangeRequestRow = rowOf(ChangeRequest)
 
@@ -16,11 +16,11 @@ export const CountsRow = Schema.Struct({
 })
 
 /** The change requests of those of the spaces that have any, counted by status: one `CountsRow` each. */
-export const changeRequestCounts = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
+export const changeRequestCounts = (sql: SqlClient.SqlClient, spaceIds: Ids) =>
   sql`SELECT space_id, count(*)::int AS total,
       count(*) FILTER (WHERE status = 'open')::int AS open,
       count(*) FILTER (WHERE status = 'draft')::int AS draft
-    FROM change_requests WHERE space_id = ANY(${spaceIds}::text[]) GROUP BY space_id`
+    FROM change_requests WHERE ${oneOf(sql, "space_id", spaceIds)} GROUP BY space_id`
 
 export const ChangeRequestRepositoryLive = Layer.effect(
   ChangeRequestRepository,

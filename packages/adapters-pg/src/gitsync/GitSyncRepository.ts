@@ -2,14 +2,15 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { GitSyncRepository, GitSyncState, RevisionGit, RevisionId, SpaceId } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { execute, findAll, findOne, Jsonb } from "../shared/Rows.js"
+import { type Ids, oneOf } from "../shared/Sql.js"
 
 // The state is one document: the domain schema's encoded form, read whole.
 const StateRow = Schema.Struct({ state: Jsonb(GitSyncState) })
 const RevisionRow = Schema.Struct({ git: Jsonb(RevisionGit) })
 
 /** The sync states of those of the spaces that have one, each a `state` column of `GitSyncState`'s encoded form. */
-export const gitSyncStatesOf = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
-  sql`SELECT state FROM gitsync_states WHERE space_id = ANY(${spaceIds}::text[])`
+export const gitSyncStatesOf = (sql: SqlClient.SqlClient, spaceIds: Ids) =>
+  sql`SELECT state FROM gitsync_states WHERE ${oneOf(sql, "space_id", spaceIds)}`
 
 export const GitSyncRepositoryLive = Layer.effect(
   GitSyncRepository,

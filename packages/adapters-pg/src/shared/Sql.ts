@@ -129,3 +129,10 @@ export const byCreation = (alias: string, order: Order = "asc") => ({
 /** A case-insensitive substring match, without LIKE's wildcards. */
 export const containsIgnoringCase = (sql: SqlClient.SqlClient, column: string, search: string): Fragment =>
   sql`strpos(lower(${sql.literal(column)}), lower(${search}::text)) > 0`
+
+/** Ids a statement matches: an array of them (one parameter), or a subquery that selects them. */
+export type Ids = ReadonlyArray<string> | Fragment
+
+/** `column` is one of `ids`. */
+export const oneOf = (sql: SqlClient.SqlClient, column: string, ids: Ids): Fragment =>
+  Array.isArray(ids) ? sql`${sql.literal(column)} = ANY(${ids}::text[])` : sql`${sql.literal(column)} IN (${ids as Fragment})`

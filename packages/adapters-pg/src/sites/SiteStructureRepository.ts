@@ -10,6 +10,7 @@ import {
 } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { type Columns, findAll, rowOf, single } from "../shared/Rows.js"
+import { type Ids, oneOf } from "../shared/Sql.js"
 
 export const SectionRow = rowOf(SiteSection)
 export const GroupRow = rowOf(SiteSectionGroup)
@@ -18,8 +19,8 @@ export const SiteSpaceRow = rowOf(SiteSpace)
 export const SpaceOfRow = rowOf(Schema.Struct({ siteId: SiteId, spaceId: SpaceId }))
 
 /** The site spaces on any of the spaces, as `SpaceOfRow`s with their ids (which order them after site and space). */
-export const siteSpacesOn = (sql: SqlClient.SqlClient, spaceIds: ReadonlyArray<string>) =>
-  sql`SELECT site_id, space_id, id FROM site_spaces WHERE space_id = ANY(${spaceIds}::text[])`
+export const siteSpacesOn = (sql: SqlClient.SqlClient, spaceIds: Ids) =>
+  sql`SELECT site_id, space_id, id FROM site_spaces WHERE ${oneOf(sql, "space_id", spaceIds)}`
 
 /**
  * A site structure's three tables as JSON array columns (`[]` for none) of the rows `where` keeps, a

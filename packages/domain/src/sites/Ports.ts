@@ -12,6 +12,8 @@ import type {
   UserId
 } from "../shared/Ids.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
+import type { Organization } from "../organizations/Organization.js"
+import type { SpaceFacts } from "../spaces/Ports.js"
 import type { Collection, Space } from "../spaces/Space.js"
 import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteType } from "./Site.js"
 
@@ -96,8 +98,8 @@ export interface SiteStructureRows {
 }
 
 /**
- * What reads of sites take from the spaces context with their own rows. A storage that can read
- * them in one round trip answers it so; the others answer it with `SiteReadsOneByOne`.
+ * What a list of sites takes from the spaces context with the sites' own rows. A storage that can
+ * read them in one round trip answers it so; the others answer it with `SiteReadsOneByOne`.
  */
 export class SiteReads extends Context.Tag("@octavo/domain/SiteReads")<SiteReads, {
   /**
@@ -108,16 +110,26 @@ export class SiteReads extends Context.Tag("@octavo/domain/SiteReads")<SiteReads
     readonly held: ReadonlyArray<{ readonly siteId: SiteId; readonly spaceId: SpaceId }>
     readonly spaces: ReadonlyArray<Space>
   }>
-  /**
-   * The site's structure as `SiteStructureRepository.load` answers it, the spaces its site spaces
-   * are on as `SpaceRepository.findMany` answers them, and the organization's collections as
-   * `CollectionRepository.listAll` does: what a read of the site shows.
-   */
-  readonly tree: (siteId: SiteId, organizationId: OrganizationId) => Effect.Effect<{
-    readonly structure: SiteStructureRows
-    readonly spaces: ReadonlyArray<Space>
-    readonly collections: ReadonlyArray<Collection>
-  }>
+}>() {}
+
+/** What a read of a site shows of its tree, read at once. */
+export interface SiteTreeRead {
+  readonly structure: SiteStructureRows
+  /** The spaces its site spaces are on (soft-deleted ones too), as `SpaceRepository.findMany` answers them. */
+  readonly spaces: ReadonlyArray<Space>
+  /** The organization's collections, as `CollectionRepository.listAll` answers them. */
+  readonly collections: ReadonlyArray<Collection>
+  /** What later contexts keep of those spaces, as `SpaceViewFacts` answers it. */
+  readonly facts: SpaceFacts
+}
+
+/**
+ * A site's tree with everything a read of the site shows of it. Declared here, answered from the
+ * reads of several contexts at once (`ReadTogether`): one statement on PostgreSQL.
+ */
+export class SiteTreeReads extends Context.Tag("@octavo/domain/SiteTreeReads")<SiteTreeReads, {
+  /** `shareKey` is the one the read was made with, if any (for the spaces' published places). */
+  readonly tree: (site: Site, organization: Organization, shareKey: string | undefined) => Effect.Effect<SiteTreeRead>
 }>() {}
 
 /** The storage the sites context owns. */

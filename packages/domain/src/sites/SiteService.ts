@@ -20,13 +20,13 @@ import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { SpaceRepository } from "../spaces/Ports.js"
 import type { Space } from "../spaces/Space.js"
 import { SpaceAccess } from "../spaces/SpaceAccess.js"
-import { type CollectionIndex, indexCollections } from "../spaces/Tree.js"
+import { indexCollections } from "../spaces/Tree.js"
 import { Spaces } from "../spaces/SpaceService.js"
 import { type SpaceView, SpaceViews } from "../spaces/SpaceViews.js"
 import { adaptiveSchemaProblem, defaultAdaptiveSchema } from "./AdaptiveSchema.js"
 import { requireSiteRole, type SitePermissions, sitePermissions } from "./Policy.js"
 import { commitTree } from "./Commit.js"
-import { ShareLinkRepository, SiteReads, SiteRepository, SiteStructureRepository } from "./Ports.js"
+import { ShareLinkRepository, SiteReads, SiteRepository, SiteStructureRepository, SiteTreeReads } from "./Ports.js"
 import {
   AddGroupInput,
   AddSectionInput,
@@ -145,6 +145,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
     const sites = yield* SiteRepository
     const structures = yield* SiteStructureRepository
     const siteReads = yield* SiteReads
+    const treeReads = yield* SiteTreeReads
     const shareLinks = yield* ShareLinkRepository
     const spaces = yield* SpaceRepository
     const guard = yield* SpaceAccess
@@ -196,26 +197,21 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
             : Effect.fail(new InvalidInput({ field, rule: `${spaceId} is not a space of this organization` }))
       )
 
-    /** What readers see of a site's tree, from the spaces its site spaces are on and the organization's collections. */
-    const shownFrom = (
-      access: Membership,
-      tree: SiteTree,
-      onSpaces: ReadonlyArray<Space>,
-      collections: CollectionIndex,
-      shareKey?: string
-    ) =>
-      Effect.gen(function*() {
-        const live = onSpaces.filter((s) => showsSpace(tree.site.organizationId, s))
-        const spaceViews = yield* views.of(access, collections, live, shareKey)
-        const bySpace = new Map(spaceViews.map((v) => [v.space.id as string, v]))
-        return { ...shownTree(tree, (id) => bySpace.has(id)), spaces: bySpace } satisfies VisibleTree
-      })
+    /** The spaces the organization's sites show (`showsSpace`) of those a site's site spaces are on. */
+    const liveOf = (tree: SiteTree, onSpaces: ReadonlyArray<Space>) => onSpaces.filter((s) => showsSpace(tree.site.organizationId, s))
 
-    /** `shownFrom`, with what it needs read. */
+    /** What readers see of a site's tree, from the views of the spaces it shows. */
+    const shownWith = (tree: SiteTree, spaceViews: ReadonlyArray<SpaceView>): VisibleTree => {
+      const bySpace = new Map(spaceViews.map((v) => [v.space.id as string, v]))
+      return { ...shownTree(tree, (id) => bySpace.has(id)), spaces: bySpace }
+    }
+
+    /** `shownWith`, with what it needs read. */
     const visibleTree = (access: Membership, tree: SiteTree, shareKey?: string) =>
       Effect.gen(function*() {
         const onSpaces = yield* spaces.findMany([...new Set(tree.siteSpaces.map((s) => s.spaceId))])
-        return yield* shownFrom(access, tree, onSpaces, yield* guard.treeOf(tree.site.organizationId), shareKey)
+        const collections = yield* guard.treeOf(tree.site.organizationId)
+        return shownWith(tree, yield* views.of(access, collections, liveOf(tree, onSpaces), shareKey))
       })
 
     const locationOf = (access: Membership, site: Site): SiteLocation => ({
@@ -273,8 +269,9 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
       Effect.gen(function*() {
         const { access, site } = yield* authorized(siteId, "read", "read this site")
         const key = yield* effectiveShareKey(site, shareKey)
-        const read = yield* siteReads.tree(site.id, site.organizationId)
-        const shown = yield* shownFrom(access, { site, ...read.structure }, read.spaces, indexCollections(read.collections), key)
+        const read = yield* treeReads.tree(site, access.organization, key)
+        const tree: SiteTree = { site, ...read.structure }
+        const shown = shownWith(tree, views.withFacts(access, indexCollections(read.collections), liveOf(tree, read.spaces), read.facts))
         return { access, shown, view: siteView(access, site, shown.tree.siteSpaces.length, key) }
       })
 

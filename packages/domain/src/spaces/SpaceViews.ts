@@ -48,9 +48,13 @@ export class SpaceViews extends Effect.Service<SpaceViews>()("@octavo/domain/Spa
       )
     }
 
+    /** The views of spaces of the organization `access` is to, with their facts read already. */
+    const withFacts = (access: Membership, tree: CollectionIndex, spaces: ReadonlyArray<Space>, found: SpaceFacts): Array<SpaceView> =>
+      spaces.map((s) => viewOf(access.member, tree, s, found))
+
     const one = (access: Membership, tree: CollectionIndex, space: Space, shareKey?: string) =>
       Effect.map(of(access, tree, [space], shareKey), (views) => views[0] as SpaceView)
 
-    return { of, one } as const
+    return { of, withFacts, one } as const
   })
 }) {}

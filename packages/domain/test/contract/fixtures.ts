@@ -9,6 +9,7 @@ import {
   OrganizationId,
   OrganizationRepository,
   type Role,
+  type SpaceFactRows,
   Spaces,
   type StoragePorts,
   type Team,
@@ -126,3 +127,24 @@ export const sameAsOneByOne = <A, R>(
 /** Rows by id: the order a test compares rows that come in no particular order in. */
 export const byId = <T extends { readonly id: string }>(rows: ReadonlyArray<T>): Array<T> =>
   [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+
+const byPair = (a: { readonly siteId: string; readonly spaceId: string }, b: { readonly siteId: string; readonly spaceId: string }) =>
+  a.siteId < b.siteId ? -1 : a.siteId > b.siteId ? 1 : a.spaceId < b.spaceId ? -1 : a.spaceId > b.spaceId ? 1 : 0
+
+/** `SpaceFactRows` with what comes in no particular order put in one, to compare two reads. */
+export const orderedFactRows = (rows: SpaceFactRows) => ({
+  ...rows,
+  changeRequests: new Map([...rows.changeRequests].sort(([a], [b]) => (a < b ? -1 : 1))),
+  openComments: new Map([...rows.openComments].sort(([a], [b]) => (a < b ? -1 : 1))),
+  gitSync: [...rows.gitSync].sort((a, b) => (a.spaceId < b.spaceId ? -1 : 1)),
+  sites: {
+    siteSpaces: [...rows.sites.siteSpaces].sort(byPair),
+    sites: byId(rows.sites.sites),
+    structures: new Map(
+      [...rows.sites.structures].sort(([a], [b]) => (a < b ? -1 : 1)).map((
+        [id, tree]
+      ) => [id, { sections: byId(tree.sections), groups: byId(tree.groups), siteSpaces: byId(tree.siteSpaces) }])
+    ),
+    structureSpaces: byId(rows.sites.structureSpaces)
+  }
+})

@@ -12,13 +12,12 @@ import {
   Sites,
   SpaceFactReads,
   SpaceFactReadsOneByOne,
-  type SpaceFactRows,
   SpaceId,
   Spaces,
   type StoragePorts,
   UnitOfWork
 } from "../../src/index.js"
-import { adminWithNewSpace, at, uniqueId } from "./fixtures.js"
+import { adminWithNewSpace, at, orderedFactRows, uniqueId } from "./fixtures.js"
 
 /** Git Sync's storage (conventions-2.md §8): a state document per space, Git metadata per imported revision. */
 export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
@@ -121,23 +120,7 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const asked = [first, second, third, SpaceId.make(uniqueId("s"))]
         const read = yield* (yield* SpaceFactReads).of(asked)
         const oneByOne = yield* Effect.flatMap(SpaceFactReads, (reads) => reads.of(asked)).pipe(Effect.provide(SpaceFactReadsOneByOne))
-        // Rows come in no particular order.
-        const byId = <A extends { readonly id: string }>(rows: ReadonlyArray<A>) => [...rows].sort((a, b) => a.id.localeCompare(b.id))
-        const sorted = (rows: SpaceFactRows) => ({
-          ...rows,
-          gitSync: [...rows.gitSync].sort((a, b) => a.spaceId.localeCompare(b.spaceId)),
-          sites: {
-            siteSpaces: [...rows.sites.siteSpaces].sort((a, b) => a.siteId.localeCompare(b.siteId) || a.spaceId.localeCompare(b.spaceId)),
-            sites: byId(rows.sites.sites),
-            structures: new Map(
-              [...rows.sites.structures].map((
-                [id, tree]
-              ) => [id, { sections: byId(tree.sections), groups: byId(tree.groups), siteSpaces: byId(tree.siteSpaces) }])
-            ),
-            structureSpaces: byId(rows.sites.structureSpaces)
-          }
-        })
-        expect(sorted(read)).toEqual(sorted(oneByOne))
+        expect(orderedFactRows(read)).toEqual(orderedFactRows(oneByOne))
         // And what that is, so that both cannot be empty alike.
         expect([...read.changeRequests].sort()).toEqual([
           [first, { total: 2, open: 1, draft: 1 }],

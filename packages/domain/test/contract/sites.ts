@@ -2,6 +2,7 @@ import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Actor,
+  ChangeRequests,
   Collections,
   type DomainServices,
   inOrganization,
@@ -24,6 +25,9 @@ import {
   type SiteSpaceView,
   SiteReads,
   SiteReadsOneByOne,
+  SiteTreeRowReads,
+  SiteTreeRowReadsOneByOne,
+  SpaceFactReads,
   Sites,
   SiteStructureRepository,
   type SpaceId,
@@ -31,7 +35,17 @@ import {
   type StoragePorts
 } from "../../src/index.js"
 import { walk } from "./walk.js"
-import { adminOfNewOrganization, at, byId, makeMember, makeOrganization, makeUser, sameAsOneByOne, uniqueId } from "./fixtures.js"
+import {
+  adminOfNewOrganization,
+  at,
+  byId,
+  makeMember,
+  makeOrganization,
+  makeUser,
+  orderedFactRows,
+  sameAsOneByOne,
+  uniqueId
+} from "./fixtures.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
@@ -768,9 +782,11 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         const { site: empty } = yield* run(sites.create(organization.id, { title: "Empty" }))
         yield* run(spaceService.delete(two!))
 
+        const changeRequests = yield* ChangeRequests
+        yield* run(changeRequests.create(one!, { subject: "Counted" }))
         const tree = yield* sameAsOneByOne(
-          Effect.flatMap(SiteReads, (reads) => reads.tree(site.id, organization.id)),
-          SiteReadsOneByOne,
+          Effect.flatMap(SiteTreeRowReads, (reads) => reads.tree(site.id, organization.id)),
+          SiteTreeRowReadsOneByOne,
           (read) => ({
             structure: {
               sections: byId(read.structure.sections),
@@ -778,7 +794,8 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
               siteSpaces: byId(read.structure.siteSpaces)
             },
             spaces: byId(read.spaces),
-            collections: read.collections
+            collections: read.collections,
+            facts: orderedFactRows(read.facts)
           })
         )
         expect(tree.structure).toEqual(yield* (yield* SiteStructureRepository).load(site.id))
@@ -786,6 +803,19 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect(tree.spaces.map((s) => s.id).sort()).toEqual([one!, two!, three!].sort())
         expect(tree.collections.map((c) => c.title).sort()).toEqual(["Guides", "References"])
         expect(tree.structure.groups.map((g) => g.title)).toEqual(["Grouped"])
+        // What later contexts keep of those spaces, as `SpaceFactReads` reads it.
+        expect(orderedFactRows(tree.facts)).toEqual(orderedFactRows(yield* (yield* SpaceFactReads).of([one!, two!, three!])))
+        expect([...tree.facts.changeRequests.keys()]).toEqual([one])
+        expect(tree.facts.sites.sites.map((s) => s.id)).toEqual([site.id])
+        // And what a read of the site shows of them.
+        const shownOne = run(Effect.map(
+          sites.listSiteSpaces(site.id, {}, first()),
+          (listed) => listed.items.find((v) => v.siteSpace.spaceId === one)!.space
+        ))
+        expect((yield* shownOne).counts.changeRequests).toBe(1)
+        expect((yield* shownOne).published).toBeUndefined()
+        yield* run(sites.publish(site.id))
+        expect((yield* shownOne).published).toMatchObject({ organization: organization.id, site: site.id })
 
         // Pairs come in no particular order.
         const pairs = (rows: ReadonlyArray<{ readonly siteId: string; readonly spaceId: string }>) =>
@@ -800,8 +830,9 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         )
         expect(held.spaces.map((s) => s.id).sort()).toEqual([one!, two!, three!].sort())
         expect(yield* Effect.flatMap(SiteReads, (reads) => reads.spacesOf([]))).toEqual({ held: [], spaces: [] })
-        expect((yield* run(sites.list(organization.id, {}, first()))).items.map((v) => [v.site.id, v.siteSpaceCount]))
-          .toEqual([[site.id, 2], [empty.id, 0]])
+        // Made at the same instant: the two sites list in either order.
+        const counted = (yield* run(sites.list(organization.id, {}, first()))).items.map((v) => [v.site.id, v.siteSpaceCount])
+        expect(new Map(counted as Array<[string, number]>)).toEqual(new Map([[site.id, 2], [empty.id, 0]]))
       }))
 
     it.effect("site spaces: purging the default's space promotes the next one in storage", () =>
