@@ -135,6 +135,9 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
         const page = (yield* call("GET", `${crPath}/content`, { token })).body.pages[0].id as string
         const comment = yield* call("POST", `${crPath}/comments`, { token, body: { page, body: { markdown: "Counted" } } })
         expect(comment.status).toBe(201)
+        const commentPath = `${crPath}/comments/${comment.body.id}`
+        const reply = yield* call("POST", `${commentPath}/replies`, { token, body: { body: { markdown: "Counted reply" } } })
+        expect(reply.status).toBe(201)
         const site = (yield* call("POST", `/v1/orgs/${org}/sites`, { token, body: { title: "Docs", spaces: [space] } })).body.id as string
         const counts: Array<[string, number]> = []
         for (
@@ -144,8 +147,12 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
             `/v1/spaces/${space}/change-requests?limit=100`,
             crPath,
             `${crPath}/comments?limit=100`,
+            commentPath,
+            `${commentPath}/replies?limit=100`,
+            `${commentPath}/replies/${reply.body.id}`,
             `/v1/orgs/${org}/sites`,
-            `/v1/orgs/${org}/sites/${site}`
+            `/v1/orgs/${org}/sites/${site}`,
+            `/v1/orgs/${org}/sites/${site}/share-links`
           ]
         ) counts.push([shape(path), (yield* read(path)).statements])
         // Issue 19 asks at most two for one object, three for a list.
@@ -158,11 +165,19 @@ layer(testServer(storage).pipe(Layer.provide(counting)), { excludeTestServices: 
           ["/v1/spaces/{id}/change-requests/{id}", 2],
           // The same first read, the page with its count, then the reactions, repliers and people of the page.
           ["/v1/spaces/{id}/change-requests/{id}/comments?limit=100", 3],
+          // The space's access with the change request and the comment, then the comment's reactions, repliers, people.
+          ["/v1/spaces/{id}/change-requests/{id}/comments/{id}", 2],
+          // The same first read, the page of replies with its count, their reactions and people.
+          ["/v1/spaces/{id}/change-requests/{id}/comments/{id}/replies?limit=100", 3],
+          // The first read with the reply too, then its reactions and people.
+          ["/v1/spaces/{id}/change-requests/{id}/comments/{id}/replies/{id}", 2],
           // The membership, the page with its count, then the spaces the page's sites show, with those spaces.
           ["/v1/orgs/{id}/sites", 3],
           // The site with the membership, then its structure with its spaces, what later contexts keep of those spaces
           // and the organization's collections.
-          ["/v1/orgs/{id}/sites/{id}", 2]
+          ["/v1/orgs/{id}/sites/{id}", 2],
+          // The site's read as above (its view comes with the page), then the page of share links with its count.
+          ["/v1/orgs/{id}/sites/{id}/share-links", 3]
         ])
 
         // A batch of tracked events: the site with the caller's membership, then the events and their rollup in one

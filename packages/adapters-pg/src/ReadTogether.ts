@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import {
   ChangeRequestId,
+  type ChangeRequestKey,
   ChangeRequestViewFacts,
   CommentId,
   CommentReplyId,
@@ -14,6 +15,7 @@ import {
   SiteReads,
   SiteTreeRowReads,
   SpaceChangeRequestReads,
+  SpaceCommentReads,
   SpaceFactReads,
   type SpaceFactRows,
   SpaceId,
@@ -21,6 +23,7 @@ import {
 } from "@octavo/domain"
 import { Effect, Layer, Option, Schema } from "effect"
 import {
+  CommentRow,
   OpenByChangeRequestRow,
   openByChangeRequestOf,
   OpenCountRow,
@@ -30,7 +33,8 @@ import {
   reactionsTo,
   ReplierRow,
   repliersByComment,
-  repliersTo
+  repliersTo,
+  ReplyRow
 } from "./comments/CommentRepository.js"
 import { ChangeRequestRow, changeRequestCounts, CountsRow } from "./content/ChangeRequestRepository.js"
 import { UserRow } from "./identity/UserRepository.js"
@@ -184,6 +188,14 @@ const PgRevisionGitReads = Layer.effect(
   })
 )
 
+/** A change request's key as one parameter: its number or its id. */
+const keyOf = (key: ChangeRequestKey): number | ChangeRequestId => "id" in key ? key.id : key.number
+
+/** The tables of `accessColumns` for a space `i`, with its change request `c` of `key` (NULL when there is none). */
+const withChangeRequest = (sql: SqlClient.SqlClient, userId: string, key: number | string) =>
+  sql`${accessFrom(sql, "spaces", userId)}
+    LEFT JOIN change_requests c ON c.space_id = i.id AND ${typeof key === "number" ? sql`c.number = ${key}` : sql`c.id = ${key}`}`
+
 /** A space with its access and one of its change requests, in one statement. */
 const PgSpaceChangeRequestReads = Layer.effect(
   SpaceChangeRequestReads,
@@ -193,16 +205,51 @@ const PgSpaceChangeRequestReads = Layer.effect(
       Schema.Tuple(SpaceId, UserId, Schema.Union(ChangeRequestId, Schema.Number)),
       Schema.Struct({ ...accessFields(SpaceRow), change_request: Schema.NullOr(ChangeRequestRow) }),
       ([spaceId, userId, key]) =>
-        sql`SELECT ${accessColumns(sql, "spaces")},
-          (SELECT to_json(c) FROM change_requests c
-            WHERE c.space_id = i.id AND ${typeof key === "number" ? sql`c.number = ${key}` : sql`c.id = ${key}`}) AS change_request
-        ${accessFrom(sql, "spaces", userId)} WHERE i.id = ${spaceId}`
+        sql`SELECT ${accessColumns(sql, "spaces")}, to_json(c) AS change_request
+        ${withChangeRequest(sql, userId, key)} WHERE i.id = ${spaceId}`
     )
     return SpaceChangeRequestReads.of({
       find: (spaceId, userId, key) =>
         Effect.map(
-          find([spaceId, userId, "id" in key ? key.id : key.number]),
+          find([spaceId, userId, keyOf(key)]),
           Option.map((row) => ({ ...asItemForAccess(row), changeRequest: Option.fromNullable(row.change_request) }))
+        )
+    })
+  })
+)
+
+/** A space with its access, a change request, a comment and a reply, in one statement. */
+const PgSpaceCommentReads = Layer.effect(
+  SpaceCommentReads,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const find = findOne(
+      Schema.Tuple(SpaceId, UserId, Schema.Union(ChangeRequestId, Schema.Number), CommentId, Schema.NullOr(CommentReplyId)),
+      Schema.Struct({
+        ...accessFields(SpaceRow),
+        change_request: Schema.NullOr(ChangeRequestRow),
+        comment: Schema.NullOr(CommentRow),
+        reply: Schema.NullOr(ReplyRow)
+      }),
+      ([spaceId, userId, key, commentId, replyId]) =>
+        // Subqueries rather than two more outer joins: PGlite's PostgreSQL matched a reply through the comment's id in
+        // the join condition even where the comment's row was null-extended.
+        sql`SELECT ${accessColumns(sql, "spaces")}, to_json(c) AS change_request,
+          (SELECT to_json(cm) FROM comments cm WHERE cm.id = ${commentId} AND cm.change_request_id = c.id) AS comment,
+          (SELECT to_json(r) FROM comment_replies r JOIN comments cm ON cm.id = r.comment_id
+            WHERE r.id = ${replyId} AND r.comment_id = ${commentId} AND cm.change_request_id = c.id) AS reply
+        ${withChangeRequest(sql, userId, key)} WHERE i.id = ${spaceId}`
+    )
+    return SpaceCommentReads.of({
+      find: (spaceId, userId, key, commentId, replyId) =>
+        Effect.map(
+          find([spaceId, userId, keyOf(key), commentId, Option.getOrNull(replyId)]),
+          Option.map((row) => ({
+            ...asItemForAccess(row),
+            changeRequest: Option.fromNullable(row.change_request),
+            comment: Option.fromNullable(row.comment),
+            reply: Option.fromNullable(row.reply)
+          }))
         )
     })
   })
@@ -291,6 +338,7 @@ export const PgReadTogether = Layer.mergeAll(
   PgSiteTreeRowReads,
   PgRevisionGitReads,
   PgSpaceChangeRequestReads,
+  PgSpaceCommentReads,
   PgChangeRequestViewFacts,
   PgCommentViewFacts,
   PgSiteReads

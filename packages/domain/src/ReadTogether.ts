@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { withOpenComments } from "./comments/ForSpaces.js"
-import { CommentRepository, CommentViewFacts } from "./comments/Ports.js"
+import { CommentRepository, CommentViewFacts, SpaceCommentReads } from "./comments/Ports.js"
 import { spaceCountsOf } from "./content/ForSpaces.js"
 import {
   type ChangeRequestCounts,
@@ -205,6 +205,30 @@ export const SpaceChangeRequestReadsOneByOne = Layer.effect(
   })
 )
 
+/** `SpaceCommentReads` over `SpaceChangeRequestReads` and the comments' repository, one read after the other. */
+export const SpaceCommentReadsOneByOne = Layer.effect(
+  SpaceCommentReads,
+  Effect.gen(function*() {
+    const reads = yield* SpaceChangeRequestReads
+    const comments = yield* CommentRepository
+    return SpaceCommentReads.of({
+      find: (spaceId, userId, key, commentId, replyId) =>
+        Effect.flatMap(reads.find(spaceId, userId, key), (found) =>
+          Effect.gen(function*() {
+            if (Option.isNone(found)) return Option.none()
+            const changeRequest = found.value.changeRequest
+            const comment = Option.isNone(changeRequest)
+              ? Option.none()
+              : Option.filter(yield* comments.findById(commentId), (c) => c.changeRequestId === changeRequest.value.id)
+            const reply = Option.isNone(comment) || Option.isNone(replyId)
+              ? Option.none()
+              : Option.filter(yield* comments.findReply(replyId.value), (r) => r.commentId === comment.value.id)
+            return Option.some({ ...found.value, comment, reply })
+          }))
+    })
+  })
+)
+
 /** The users of `ids` that exist, by id, in one lookup. */
 const usersById = (users: UserRepository["Type"], ids: Iterable<User["id"]>) =>
   Effect.map(users.findManyByIds([...new Set(ids)]), (found) => new Map(found.map((user) => [user.id, user])))
@@ -269,6 +293,7 @@ export const ReadTogetherOneByOne = Layer.mergeAll(
   SiteTreeRowReadsOneByOne.pipe(Layer.provide(SpaceFactReadsOneByOne)),
   RevisionGitReadsOneByOne,
   SpaceChangeRequestReadsOneByOne,
+  SpaceCommentReadsOneByOne.pipe(Layer.provide(SpaceChangeRequestReadsOneByOne)),
   ChangeRequestViewFactsOneByOne,
   CommentViewFactsOneByOne,
   SiteReadsOneByOne

@@ -9,7 +9,7 @@ import type { OrganizationsPorts } from "./organizations/Ports.js"
 import type { UnitOfWork } from "./shared/UnitOfWork.js"
 import type { SearchPorts } from "./search/Ports.js"
 import type { SitesPorts } from "./sites/Ports.js"
-import type { CommentViewFacts } from "./comments/Ports.js"
+import type { CommentViewFacts, SpaceCommentReads } from "./comments/Ports.js"
 import type { ChangeRequestViewFacts, SpaceChangeRequestReads } from "./content/Ports.js"
 import type { RevisionGitReads, SiteTreeRowReads, SpaceFactReads } from "./ReadTogether.js"
 import type { SiteReads } from "./sites/Ports.js"
@@ -41,5 +41,6 @@ export type StoragePorts =
   | SpaceChangeRequestReads
   | ChangeRequestViewFacts
   | CommentViewFacts
+  | SpaceCommentReads
   | SiteReads
   | SiteTreeRowReads

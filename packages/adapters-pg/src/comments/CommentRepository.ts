@@ -20,7 +20,7 @@ import { type Ids, oneOf, selectPage } from "../shared/Sql.js"
 const { node: _node, ...commentColumns } = Comment.fields
 
 /** A comment's row: the block it is about kept as two columns, `node_id` and `node_preview`. */
-const CommentRow = Schema.transform(
+export const CommentRow = Schema.transform(
   rowOf(Schema.Struct({ ...commentColumns, nodeId: Schema.optional(Schema.String), nodePreview: Schema.optional(Schema.String) })),
   Schema.typeSchema(Comment),
   {
@@ -31,7 +31,7 @@ const CommentRow = Schema.transform(
   }
 )
 
-const ReplyRow = rowOf(CommentReply)
+export const ReplyRow = rowOf(CommentReply)
 
 const Subject = Schema.Union(CommentId, CommentReplyId)
 

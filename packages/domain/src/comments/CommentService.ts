@@ -39,7 +39,7 @@ import {
 } from "./Comment.js"
 import { normalizeEmoji } from "./Emoji.js"
 import { commentPermissions, mayReact, takesComments } from "./Policy.js"
-import { CommentRepository, CommentViewFacts } from "./Ports.js"
+import { CommentRepository, CommentViewFacts, SpaceCommentReads } from "./Ports.js"
 
 /** Which comments a list holds, as the caller asks: ids not yet checked. */
 export interface CommentQuery {
@@ -97,6 +97,7 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
     const contents = yield* RevisionContents
     const comments = yield* CommentRepository
     const facts = yield* CommentViewFacts
+    const threads = yield* SpaceCommentReads
     const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const work = yield* HeavyWork
@@ -127,6 +128,26 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
           return yield* new NotFound({ entity: "comment", id })
         }
         return found.value
+      })
+
+    /**
+     * The change request `reference` names and its comment `commentId` (with its reply `replyId`, when one is asked
+     * for), read with the space's access in one go; a comment that is not the change request's is not found.
+     */
+    const locateComment = (spaceId: SpaceId, reference: string, commentId: string, replyId?: string) =>
+      Effect.gen(function*() {
+        if (!isCommentId(commentId)) {
+          yield* changeRequestService.locate(spaceId, reference)
+          return yield* new NotFound({ entity: "comment", id: commentId })
+        }
+        const reply = replyId !== undefined && isReplyId(replyId) ? Option.some(replyId) : Option.none()
+        const { changeRequest, grant, read } = yield* changeRequestService.locateWith(
+          spaceId,
+          reference,
+          (userId, key) => threads.find(spaceId, userId, key, commentId, reply)
+        )
+        if (Option.isNone(read.comment)) return yield* new NotFound({ entity: "comment", id: commentId })
+        return { grant, changeRequest, comment: read.comment.value, reply: read.reply }
       })
 
     const findReply = (comment: Comment, id: string) =>
@@ -303,8 +324,8 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
 
     const get = (spaceId: SpaceId, reference: string, commentId: string) =>
       Effect.gen(function*() {
-        const { grant, changeRequest } = yield* changeRequestService.locate(spaceId, reference)
-        return yield* viewOne(grant, changeRequest, yield* findComment(changeRequest, commentId))
+        const { changeRequest, comment, grant } = yield* locateComment(spaceId, reference, commentId)
+        return yield* viewOne(grant, changeRequest, comment)
       })
 
     /** Posts a comment on the change request, or on a page or a block of its current revision: `comment` level. */
@@ -446,17 +467,16 @@ export class Comments extends Effect.Service<Comments>()("@octavo/domain/Comment
 
     const listReplies = (spaceId: SpaceId, reference: string, commentId: string, page: PageRequest) =>
       Effect.gen(function*() {
-        const { grant, changeRequest } = yield* changeRequestService.locate(spaceId, reference)
-        const comment = yield* findComment(changeRequest, commentId)
+        const { changeRequest, comment, grant } = yield* locateComment(spaceId, reference, commentId)
         const found = yield* comments.listReplies(comment.id, page)
         return { ...found, items: yield* replyViews(grant, changeRequest, found.items) } satisfies Page<ReplyView>
       })
 
     const getReply = (spaceId: SpaceId, reference: string, commentId: string, replyId: string) =>
       Effect.gen(function*() {
-        const { grant, changeRequest } = yield* changeRequestService.locate(spaceId, reference)
-        const comment = yield* findComment(changeRequest, commentId)
-        return yield* replyView(grant, changeRequest, yield* findReply(comment, replyId))
+        const { changeRequest, grant, reply } = yield* locateComment(spaceId, reference, commentId, replyId)
+        if (Option.isNone(reply)) return yield* new NotFound({ entity: "comment reply", id: replyId })
+        return yield* replyView(grant, changeRequest, reply.value)
       })
 
     /** Replies to a comment: `comment` level, on a change request that takes comments. */

@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option } from "effect"
+import type { ChangeRequestKey, SpaceWithChangeRequest } from "../content/Ports.js"
 import type { ChangeRequestId, CommentId, CommentReplyId, PageId, SpaceId, UserId } from "../shared/Ids.js"
 import type { Order, Page, PageRequest } from "../shared/Pagination.js"
 import type { User } from "../identity/User.js"
@@ -95,6 +96,30 @@ export interface CommentFacts {
  */
 export class CommentViewFacts extends Context.Tag("@octavo/domain/CommentViewFacts")<CommentViewFacts, {
   readonly of: (asked: CommentFactsAsked) => Effect.Effect<CommentFacts>
+}>() {}
+
+/** A space read with its access and one of its change requests (`SpaceChangeRequestReads`), with a comment of it. */
+export interface SpaceWithComment extends SpaceWithChangeRequest {
+  /** The comment of that id, when it is the change request's. */
+  readonly comment: Option.Option<Comment>
+  /** The reply of that id, when one was asked for and it is the comment's. */
+  readonly reply: Option.Option<CommentReply>
+}
+
+/**
+ * What every use case on a comment reads first: the space with its access, the change request,
+ * the comment and, for one on a reply, the reply. A storage that can read them in one round trip
+ * answers it so; the others answer it with `SpaceCommentReadsOneByOne`.
+ */
+export class SpaceCommentReads extends Context.Tag("@octavo/domain/SpaceCommentReads")<SpaceCommentReads, {
+  /** As `SpaceChangeRequestReads.find` answers, with the comment and the reply of those ids (as `findById` and `findReply`). */
+  readonly find: (
+    spaceId: SpaceId,
+    userId: UserId,
+    key: ChangeRequestKey,
+    commentId: CommentId,
+    replyId: Option.Option<CommentReplyId>
+  ) => Effect.Effect<Option.Option<SpaceWithComment>>
 }>() {}
 
 /** The storage the comments context owns. */

@@ -1,7 +1,7 @@
 import { Effect, Option, Schema } from "effect"
 import { Actor } from "../identity/Actor.js"
 import { Conflict, NotFound } from "../shared/Errors.js"
-import { ChangeRequestId, type FileId, type PageId, type RevisionId, type SpaceId } from "../shared/Ids.js"
+import { ChangeRequestId, type FileId, type PageId, type RevisionId, type SpaceId, type UserId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import type { PageRequest } from "../shared/Pagination.js"
 import { HeavyWork } from "../shared/HeavyWork.js"
@@ -23,7 +23,13 @@ import { makeRevisions } from "./Revisions.js"
 import type { LinkStatus } from "./Links.js"
 import { mergeContent } from "./Merge.js"
 import { ContentChanges, type ContentDelta, type RevisionContent } from "./Page.js"
-import { type ChangeRequestKey, ChangeRequestRepository, ChangeRequestViewFacts, SpaceChangeRequestReads } from "./Ports.js"
+import {
+  type ChangeRequestKey,
+  ChangeRequestRepository,
+  ChangeRequestViewFacts,
+  SpaceChangeRequestReads,
+  type SpaceWithChangeRequest
+} from "./Ports.js"
 import { RevisionContents } from "./RevisionContents.js"
 
 export interface MergeResult {
@@ -93,25 +99,48 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
       })
 
     /**
-     * The actor's grant on a space it can read and the change request `reference` names there, if any, read together:
-     * a space the actor cannot see is not found before its change request is looked at.
+     * The actor's grant on a space it can read and what `read` reads with it (the change request `reference` names
+     * there, if any, and whatever else it reads in the same round trip): a space the actor cannot see is not found
+     * before its change request is looked at.
      */
-    const withChangeRequest = (spaceId: SpaceId, reference: string) =>
+    const withChangeRequestRead = <X extends SpaceWithChangeRequest>(
+      spaceId: SpaceId,
+      reference: string,
+      read: (userId: UserId, key: ChangeRequestKey) => Effect.Effect<Option.Option<X>>
+    ) =>
       Effect.gen(function*() {
         const key = keyOf(reference)
-        if (key === undefined) return { grant: yield* guard.space(spaceId), changeRequest: Option.none<ChangeRequest>() }
+        if (key === undefined) return { grant: yield* guard.space(spaceId), found: Option.none<X>() }
         const actor = yield* Actor
-        const found = yield* reads.find(spaceId, actor.id, key)
-        const grant = yield* guard.spaceFrom(spaceId, found)
-        return { grant, changeRequest: Option.flatMap(found, (read) => read.changeRequest) }
+        const found = yield* read(actor.id, key)
+        return { grant: yield* guard.spaceFrom(spaceId, found), found }
+      })
+
+    const withChangeRequest = (spaceId: SpaceId, reference: string) =>
+      Effect.map(
+        withChangeRequestRead(spaceId, reference, (userId, key) => reads.find(spaceId, userId, key)),
+        ({ found, grant }) => ({ grant, changeRequest: Option.flatMap(found, (read) => read.changeRequest) })
+      )
+
+    /**
+     * `locate`, with what `read` reads in the same round trip as the space and the change request (as
+     * `SpaceChangeRequestReads` reads them, and more).
+     */
+    const locateWith = <X extends SpaceWithChangeRequest>(
+      spaceId: SpaceId,
+      reference: string,
+      read: (userId: UserId, key: ChangeRequestKey) => Effect.Effect<Option.Option<X>>
+    ) =>
+      Effect.flatMap(withChangeRequestRead(spaceId, reference, read), ({ found, grant }) => {
+        const changeRequest = Option.flatMap(found, (read) => read.changeRequest)
+        return Option.isNone(found) || Option.isNone(changeRequest)
+          ? Effect.fail(notFound(reference))
+          : Effect.succeed({ grant, changeRequest: changeRequest.value, read: found.value })
       })
 
     /** The change request `reference` names in a space the actor can read, with the actor's grant on the space. */
     const locate = (spaceId: SpaceId, reference: string) =>
-      Effect.flatMap(withChangeRequest(spaceId, reference), ({ changeRequest, grant }) =>
-        Option.isNone(changeRequest)
-          ? Effect.fail(notFound(reference))
-          : Effect.succeed({ grant, changeRequest: changeRequest.value }))
+      locateWith(spaceId, reference, (userId, key) => reads.find(spaceId, userId, key))
 
     const create = (spaceId: SpaceId, input: CreateChangeRequestInput) =>
       Effect.gen(function*() {
@@ -349,6 +378,7 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
 
     return {
       locate,
+      locateWith,
       create,
       list,
       get,

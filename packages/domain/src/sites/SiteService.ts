@@ -265,9 +265,14 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
       )
 
     /** Everything a read of a site's structure needs: the site's view and what readers see of its tree. */
-    const readSite = (siteId: SiteId, shareKey: string | undefined) =>
+    const readSite = (
+      siteId: SiteId,
+      shareKey: string | undefined,
+      need: "read" | "admin" = "read",
+      action = "read this site"
+    ) =>
       Effect.gen(function*() {
-        const { access, site } = yield* authorized(siteId, "read", "read this site")
+        const { access, site } = yield* authorized(siteId, need, action)
         const key = yield* effectiveShareKey(site, shareKey)
         const read = yield* treeReads.tree(site, access.organization, key)
         const tree: SiteTree = { site, ...read.structure }
@@ -665,9 +670,7 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
 
     const listShareLinks = (siteId: SiteId, search: string | undefined, request: PageRequest) =>
       Effect.gen(function*() {
-        const { view } = yield* authorized(siteId, "admin", "read this site's share links").pipe(
-          Effect.zipRight(readSite(siteId, undefined))
-        )
+        const { view } = yield* readSite(siteId, undefined, "admin", "read this site's share links")
         return { site: view, ...(yield* shareLinks.list(siteId, search, request)) } satisfies SitePage<ShareLink>
       })
 

@@ -20,6 +20,8 @@ import {
   RevisionId,
   SpaceChangeRequestReads,
   SpaceChangeRequestReadsOneByOne,
+  SpaceCommentReads,
+  SpaceCommentReadsOneByOne,
   SpaceId,
   Spaces,
   type StoragePorts,
@@ -331,7 +333,7 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
         const second = yield* asCommenter(changeRequests.create(space.id, { subject: "Second" }))
         const { run: runElsewhere, space: other } = yield* adminWithNewSpace("Elsewhere")
         const onPage = yield* run(comments.post(space.id, "1", { body: { markdown: "One" } }))
-        yield* asCommenter(comments.post(space.id, "1", { body: { markdown: "Two" } }))
+        const two = yield* asCommenter(comments.post(space.id, "1", { body: { markdown: "Two" } }))
         yield* asCommenter(comments.reply(space.id, "1", onPage.comment.id, { body: { markdown: "A reply" } }))
         const reply = yield* run(comments.reply(space.id, "1", onPage.comment.id, { body: { markdown: "Another" } }))
         yield* asCommenter(comments.update(space.id, "1", onPage.comment.id, { addedReactions: ["👍"] }))
@@ -363,6 +365,31 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
             SpaceChangeRequestReadsOneByOne
           )
         ).toEqual(Option.none())
+
+        // With a comment of the change request and a reply of the comment.
+        const threadReads = (key: ChangeRequestKey, commentId: CommentId, replyId: Option.Option<CommentReplyId>) =>
+          Effect.map(
+            sameAsOneByOne(
+              Effect.flatMap(SpaceCommentReads, (reads) => reads.find(space.id, commenter.id, key, commentId, replyId)),
+              SpaceCommentReadsOneByOne
+            ),
+            Option.map((read) => [
+              Option.map(read.changeRequest, (cr) => cr.number),
+              Option.map(read.comment, (c) => c.body),
+              Option.map(read.reply, (r) => r.body)
+            ])
+          )
+        expect(yield* threadReads({ number: 1 }, onPage.comment.id, Option.some(reply.reply.id)))
+          .toEqual(Option.some([Option.some(1), Option.some("One"), Option.some("Another")]))
+        expect(yield* threadReads({ id: first.changeRequest.id }, two.comment.id, Option.none()))
+          .toEqual(Option.some([Option.some(1), Option.some("Two"), Option.none()]))
+        // A comment of another change request, a reply of another comment, ids that name nothing.
+        expect(yield* threadReads({ number: 2 }, onPage.comment.id, Option.some(reply.reply.id)))
+          .toEqual(Option.some([Option.some(2), Option.none(), Option.none()]))
+        expect(yield* threadReads({ number: 1 }, two.comment.id, Option.some(reply.reply.id)))
+          .toEqual(Option.some([Option.some(1), Option.some("Two"), Option.none()]))
+        expect(yield* threadReads({ number: 1 }, CommentId.make(uniqueId("c")), Option.some(CommentReplyId.make(uniqueId("cr")))))
+          .toEqual(Option.some([Option.some(1), Option.none(), Option.none()]))
 
         const crFacts = yield* sameAsOneByOne(
           Effect.flatMap(ChangeRequestViewFacts, (facts) => facts.of([first.changeRequest, second.changeRequest])),
