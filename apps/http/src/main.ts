@@ -3,6 +3,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Config, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { AppConfig, storageChoice } from "./Config.js"
 import { keepWasmBaseline, tuneHeap } from "./Heap.js"
+import { JsonLinesLive } from "./Log.js"
 import * as NodeServer from "./NodeServer.js"
 import { integrationsSecretKey } from "./integrations/index.js"
 import { makeHttpApp } from "./Server.js"
@@ -62,6 +63,6 @@ const logLevel = Config.literal("debug", "info", "warning", "error", "none")("OC
 )
 
 Effect.flatMap(logLevel, (level) => Layer.launch(Main).pipe(Logger.withMinimumLogLevel(level))).pipe(
-  Effect.provide(Logger.json),
+  Effect.provide(JsonLinesLive),
   NodeRuntime.runMain({ disablePrettyLogger: true })
 )
