@@ -70,6 +70,9 @@ const FactsRow = Schema.Struct({
   git_sync: Schema.Array(GitSyncState)
 })
 
+/** The rows `rows` names (an alias, with an ORDER BY if wanted) as a JSON array, `[]` for none. */
+const jsonArray = (sql: SqlClient.SqlClient, rows: string) => sql.literal(`coalesce(json_agg(${rows}), '[]')`)
+
 /** Rows of `rows` by their site. */
 const bySite = <A extends { readonly siteId: SiteId }>(rows: ReadonlyArray<A>, siteId: SiteId) =>
   rows.filter((row) => row.siteId === siteId)
@@ -83,7 +86,7 @@ const factTables = (sql: SqlClient.SqlClient, ids: Ids) =>
 
 /** The columns of `FactsRow` for the spaces `ids`, over `factTables`. */
 const factColumns = (sql: SqlClient.SqlClient, ids: Ids) => {
-  const agg = (rows: string) => sql.literal(`coalesce(json_agg(${rows}), '[]')`)
+  const agg = (rows: string) => jsonArray(sql, rows)
   return sql`(SELECT ${agg("c")} FROM (${changeRequestCounts(sql, ids)}) c) AS change_requests,
     (SELECT ${agg("o")} FROM (${openCommentCounts(sql, ids)}) o) AS open_comments,
     (SELECT ${agg("h ORDER BY h.site_id, h.space_id, h.id")} FROM held h) AS site_spaces,
@@ -153,7 +156,7 @@ const PgSiteTreeRowReads = Layer.effect(
         const onSpaces = sql`SELECT space_id FROM site_spaces WHERE site_id = ${siteId}`
         return sql`WITH ${factTables(sql, onSpaces)}
           SELECT ${structureColumns(sql, sql`x.site_id = ${siteId}`)},
-            (SELECT coalesce(json_agg(sp), '[]') FROM spaces sp WHERE sp.id IN (${onSpaces})) AS spaces,
+            (SELECT ${jsonArray(sql, "sp")} FROM spaces sp WHERE sp.id IN (${onSpaces})) AS spaces,
             ${collectionsOf(sql, sql`${organizationId}`)} AS collections,
             (SELECT to_json(f) FROM (SELECT ${factColumns(sql, onSpaces)}) f) AS facts`
       }
@@ -265,8 +268,8 @@ const PgChangeRequestViewFacts = Layer.effect(
       Schema.Struct({ users: Schema.Array(UserRow), open_comments: Schema.Array(OpenByChangeRequestRow) }),
       ([userIds, changeRequestIds]) =>
         sql`SELECT
-          (SELECT coalesce(json_agg(u), '[]') FROM users u WHERE u.id = ANY(${userIds}::text[])) AS users,
-          (SELECT coalesce(json_agg(o), '[]') FROM (${openByChangeRequestOf(sql, changeRequestIds)}) o) AS open_comments`
+          (SELECT ${jsonArray(sql, "u")} FROM users u WHERE u.id = ANY(${userIds}::text[])) AS users,
+          (SELECT ${jsonArray(sql, "o")} FROM (${openByChangeRequestOf(sql, changeRequestIds)}) o) AS open_comments`
     )
     return ChangeRequestViewFacts.of({
       of: (changeRequests) =>
@@ -294,9 +297,9 @@ const PgCommentViewFacts = Layer.effect(
       ([subjects, commentIds, userIds]) =>
         sql`WITH r AS (${reactionsTo(sql, subjects)}), p AS (${repliersTo(sql, commentIds)})
         SELECT
-          (SELECT coalesce(json_agg(r), '[]') FROM r) AS reactions,
-          (SELECT coalesce(json_agg(p), '[]') FROM p) AS repliers,
-          (SELECT coalesce(json_agg(u), '[]') FROM users u
+          (SELECT ${jsonArray(sql, "r")} FROM r) AS reactions,
+          (SELECT ${jsonArray(sql, "p")} FROM p) AS repliers,
+          (SELECT ${jsonArray(sql, "u")} FROM users u
             WHERE u.id = ANY(${userIds}::text[]) OR u.id IN (SELECT user_id FROM r) OR u.id IN (SELECT user_id FROM p)) AS users`
     )
     return CommentViewFacts.of({
@@ -317,7 +320,7 @@ const PgSiteReads = Layer.effect(
   SiteReads,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const agg = (rows: string) => sql.literal(`coalesce(json_agg(${rows}), '[]')`)
+    const agg = (rows: string) => jsonArray(sql, rows)
     const spacesOf = single(
       Schema.Array(SiteId),
       Schema.Struct({ held: Schema.Array(SpaceOfRow), spaces: Schema.Array(SpaceRow) }),

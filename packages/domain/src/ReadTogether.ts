@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { withOpenComments } from "./comments/ForSpaces.js"
 import { CommentRepository, CommentViewFacts, SpaceCommentReads } from "./comments/Ports.js"
+import { findByKey } from "./content/ChangeRequest.js"
 import { spaceCountsOf } from "./content/ForSpaces.js"
 import {
   type ChangeRequestCounts,
@@ -197,10 +198,9 @@ export const SpaceChangeRequestReadsOneByOne = Layer.effect(
     return SpaceChangeRequestReads.of({
       find: (spaceId, userId, key) =>
         Effect.flatMap(spaces.findForAccess(spaceId, userId), (found) =>
-          Option.isNone(found) ? Effect.succeedNone : Effect.map(
-            "id" in key ? changeRequests.findById(key.id) : changeRequests.findByNumber(spaceId, key.number),
-            (changeRequest) => Option.some({ ...found.value, changeRequest: Option.filter(changeRequest, (cr) => cr.spaceId === spaceId) })
-          ))
+          Option.isNone(found)
+            ? Effect.succeedNone
+            : Effect.map(findByKey(changeRequests, spaceId, key), (changeRequest) => Option.some({ ...found.value, changeRequest })))
     })
   })
 )

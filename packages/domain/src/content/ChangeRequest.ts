@@ -1,5 +1,6 @@
 import type { User } from "../identity/User.js"
-import { Schema } from "effect"
+import type { ChangeRequestKey, ChangeRequestRepository } from "./Ports.js"
+import { Effect, Option, Schema } from "effect"
 import { ChangeRequestId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
 import { boundedString } from "../shared/Limits.js"
 
@@ -46,3 +47,14 @@ export interface ChangeRequestView {
   /** How many of its comments are open. */
   readonly openComments: number
 }
+
+/** The space's change request of `key`, through the repository; none when the key names another space's. */
+export const findByKey = (
+  changeRequests: ChangeRequestRepository["Type"],
+  spaceId: SpaceId,
+  key: ChangeRequestKey
+): Effect.Effect<Option.Option<ChangeRequest>> =>
+  Effect.map(
+    "id" in key ? changeRequests.findById(key.id) : changeRequests.findByNumber(spaceId, key.number),
+    Option.filter((changeRequest) => changeRequest.spaceId === spaceId)
+  )

@@ -14,6 +14,7 @@ import { type AppliedChange, applyChanges, type FetchedFile } from "./Changes.js
 import {
   type ChangeRequest,
   type ChangeRequestStatus,
+  findByKey,
   type ChangeRequestView,
   CreateChangeRequestInput,
   UpdateChangeRequestInput
@@ -89,12 +90,8 @@ export class ChangeRequests extends Effect.Service<ChangeRequests>()("@octavo/do
     const find = (space: Space, reference: string) =>
       Effect.gen(function*() {
         const key = keyOf(reference)
-        const found = key === undefined
-          ? Option.none()
-          : "id" in key
-          ? yield* changeRequests.findById(key.id)
-          : yield* changeRequests.findByNumber(space.id, key.number)
-        if (Option.isNone(found) || found.value.spaceId !== space.id) return yield* notFound(reference)
+        const found = key === undefined ? Option.none() : yield* findByKey(changeRequests, space.id, key)
+        if (Option.isNone(found)) return yield* notFound(reference)
         return found.value
       })
 

@@ -74,13 +74,14 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
         const changeRequest = merged === undefined
           ? undefined
           : Option.getOrUndefined(yield* changeRequests.findByRevision(revision.spaceId, merged))
-        const facts = changeRequest === undefined ? undefined : yield* changeRequestFacts.of([changeRequest])
-        const mergedFrom: ChangeRequestView | undefined = changeRequest === undefined || facts === undefined ? undefined : {
-          changeRequest,
-          outdated: false,
-          createdBy: facts.authors.get(changeRequest.createdBy),
-          openComments: facts.openComments.get(changeRequest.id) ?? 0
-        }
+        const mergedFrom: ChangeRequestView | undefined = changeRequest === undefined
+          ? undefined
+          : yield* Effect.map(changeRequestFacts.of([changeRequest]), (facts) => ({
+            changeRequest,
+            outdated: false,
+            createdBy: facts.authors.get(changeRequest.createdBy),
+            openComments: facts.openComments.get(changeRequest.id) ?? 0
+          }))
         const content = yield* contents.load(revisionId)
         return { revision, content, mergedFrom, git: Option.getOrUndefined(git) } satisfies RevisionView
       })
