@@ -3,7 +3,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import type { Effect } from "effect"
 import { commentsMigrations } from "./comments/index.js"
 import { sitesMigrations, sitesSchemaOrderMigration } from "./sites/index.js"
-import { insightRollupMigration, insightsMigrations } from "./insights/index.js"
+import { insightEventKeysMigration, insightRollupMigration, insightsMigrations } from "./insights/index.js"
 import { integrationsMigrations } from "./integrations/index.js"
 import { gitsyncMigrations } from "./gitsync/index.js"
 import { contentMigrations, pageParentsMigration } from "./content/index.js"
@@ -40,7 +40,8 @@ export const migrations: ReadonlyArray<Migration> = [
   ...integrationsMigrations,
   ...gitsyncMigrations,
   insightRollupMigration,
-  pageParentsMigration
+  pageParentsMigration,
+  insightEventKeysMigration
 ]
 
 /** Brings the schema up to date: applies the migrations a database has not recorded. */

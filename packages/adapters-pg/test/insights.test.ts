@@ -290,9 +290,10 @@ const suite = (name: string, client: () => Layer.Layer<SqlClient.SqlClient>, run
           yield* repo.append([])
           const ids = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
             sql<{ readonly id: string }>`SELECT id FROM insight_events WHERE site_id = 'dedup' ORDER BY id`).pipe(Effect.orDie)
+          // An event with a dedup key is stored under it (migration 21), so that the primary key refuses it again.
           expect(ids.map((row) =>
             row.id
-          )).toEqual(["d1", "d3", "d4", "d6", "d7"])
+          )).toEqual(["d3", "d4", "d7", "k1", "k2"])
         }))
 
       it.effect("puts the events of two months into two partitions, created once under concurrent appends", () =>
@@ -751,4 +752,42 @@ const suite = (name: string, client: () => Layer.Layer<SqlClient.SqlClient>, run
     })
   })
 
-for (const [name, client] of sqlClients) suite(name, client, name === "PGlite" ? 40 : 80)
+/** Migration 21 over events stored before it: those with a dedup key are refused again after it, under the same key. */
+const eventKeysMigration = (name: string, client: () => Layer.Layer<SqlClient.SqlClient>) =>
+  layer(client(), { timeout: "120 seconds" })(`${name}: migration 21`, (it) => {
+    it.effect("keys the events stored before it by their dedup key, and keeps the others' ids", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* migrateTo(allMigrations.filter((migration) => migration.id < 21))
+        const time = at("2025-05-02T10:00:00Z").getTime()
+        yield* sql.unsafe(
+          `CREATE TABLE insight_events_2025_05 PARTITION OF insight_events FOR VALUES FROM (${Date.UTC(2025, 4, 1)}) TO (${
+            Date.UTC(2025, 5, 1)
+          })`
+        )
+        for (const [id, key] of [["old1", "k1"], ["old2", null]] as const) {
+          yield* sql`INSERT INTO insight_events (id, site_id, type, "timestamp", dedup_key, visitor_id, session_id, visitor_browser,
+              visitor_device, visitor_os, visitor_authenticated, url, url_path, display_context)
+            VALUES (${id}, 'migrated', 'page_view', ${time}, ${key}, 'v1', 's1', 'chrome', 'desktop', 'linux', false,
+              'https://docs.example.com/a', '/a', 'site')`
+        }
+        yield* migrateTo(allMigrations)
+        const repo = yield* makeInsightsRepository({ analyzeEvery: 1000 })
+        const ts = "2025-05-02T10:00:00Z"
+        yield* repo.append([
+          event("migrated", "new1", ts, { dedupKey: "k1" }),
+          event("migrated", "new2", ts, { dedupKey: "k2" }),
+          event("migrated", "new3", ts, { dedupKey: null })
+        ])
+        const ids = yield* sql<{ readonly id: string }>`SELECT id FROM insight_events WHERE site_id = 'migrated' ORDER BY id`
+        expect(ids.map((row) => row.id)).toEqual(["k1", "k2", "new3", "old2"])
+        const columns = yield* sql<{ readonly name: string }>`SELECT column_name AS name FROM information_schema.columns
+          WHERE table_name = 'insight_events' AND table_schema = current_schema() AND column_name = 'dedup_key'`
+        expect(columns).toEqual([])
+      }).pipe(Effect.orDie))
+  })
+
+for (const [name, client] of sqlClients) {
+  suite(name, client, name === "PGlite" ? 40 : 80)
+  eventKeysMigration(name, client)
+}

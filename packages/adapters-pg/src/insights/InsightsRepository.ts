@@ -64,18 +64,21 @@ const rollupRelationColumns = [
   ...rollupCounts.map((column) => `r.${column}`)
 ].join(", ")
 
-/** Each field of a stored event and its column. */
-const eventColumns = Object.keys(StoredEvent.fields).map((field) => [field, columnOf(field)] as const)
+/** Each field of a stored event and its column; the dedup key is stored as the id (migration 21). */
+const eventColumns = Object.keys(StoredEvent.fields).flatMap((field) =>
+  field === "id" || field === "dedupKey" ? [] : [[field, columnOf(field)] as const]
+)
 
 /**
  * A batch as the JSON text of its rows, which `json_populate_recordset` reads in one parameter: the
  * row type's columns by name (none for NULL), the timestamp in epoch milliseconds, the claims as their
  * JSON (a json column keeps the text it is given). Cheaper, for both the process and the server, than one
- * parameter per column of every row.
+ * parameter per column of every row. An event with a dedup key is stored under it, so that the primary
+ * key refuses it a second time.
  */
 const rowsJson = (events: ReadonlyArray<StoredEvent>): string =>
   JSON.stringify(events.map((event) => {
-    const row: Record<string, unknown> = {}
+    const row: Record<string, unknown> = { id: event.dedupKey ?? event.id }
     for (const [field, column] of eventColumns) {
       const value = event[field as keyof StoredEvent]
       // A column the row leaves out is NULL: most of an event's columns are its type's others.

@@ -12,4 +12,4 @@ export {
   type InsightsStorageOptions,
   makeInsightsRepository
 } from "./InsightsRepository.js"
-export { insightRollupMigration, insightsMigrations } from "./migrations.js"
+export { insightEventKeysMigration, insightRollupMigration, insightsMigrations } from "./migrations.js"
