@@ -1,7 +1,6 @@
-import { sha256 } from "@noble/hashes/sha2.js"
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js"
 import { Either, Schema } from "effect"
 import { InvalidInput } from "../shared/Errors.js"
+import { sha256Hex } from "../shared/Secrets.js"
 import type { SiteId } from "../shared/Ids.js"
 import { boundedArray, boundedString, StoredJson, storedKeysRecord, StoredString, utf8Length } from "../shared/Limits.js"
 import { DisplayContext, PageFeedbackRating, type StoredEvent, type UserAgentInfo } from "./Event.js"
@@ -348,7 +347,7 @@ const timestampOf = (timestamp: string | undefined, now: Date): Either.Either<Da
  * client timestamp stores one and indexes it, so it is kept short and fixed (32 characters, where the
  * text runs to hundreds); 128 bits make a collision between two events of a site out of reach.
  */
-export const dedupDigest = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)).subarray(0, 16))
+export const dedupDigest = (text: string): string => sha256Hex(text).slice(0, 32)
 
 /**
  * The event as stored, or an InvalidInput on `timestamp` (relative to the event: a batch prefixes

@@ -19,6 +19,32 @@ export class Secrets extends Context.Tag("@octavo/domain/Secrets")<Secrets, {
 // The Web Crypto API is a web standard (browsers, Node, Deno, Bun), not a Node API.
 const webCrypto = globalThis.crypto
 
+/** What this file uses of Node's `node:crypto`, where the runtime has it. */
+interface NodeHashing {
+  readonly createHash: (algorithm: "sha256") => {
+    update(text: string): { digest(encoding: "hex"): string }
+  }
+}
+
+/**
+ * Node's own SHA-256 (OpenSSL) when the runtime is Node, found at run time so that the domain imports
+ * no Node module: about four times quicker than the portable one, which every other runtime uses. Both
+ * hash the UTF-8 of the text. (`process.getBuiltinModule`: Node 20.16 and later.)
+ */
+const nodeHashing = (globalThis as { readonly process?: { readonly getBuiltinModule?: (id: string) => unknown } }).process
+  ?.getBuiltinModule?.("node:crypto") as NodeHashing | undefined
+
+/** SHA-256 of a text's UTF-8 in the portable implementation (@noble/hashes), in hex. */
+export const portableSha256Hex = (text: string): string => bytesToHex(sha256(utf8ToBytes(text)))
+
+/**
+ * SHA-256 of a text's UTF-8, in hex, synchronously: a token's stored form, a tracked event's dedup
+ * key. Node's implementation on Node, the portable one elsewhere; the same digest either way.
+ */
+export const sha256Hex: (text: string) => string = nodeHashing === undefined
+  ? portableSha256Hex
+  : (text) => nodeHashing.createHash("sha256").update(text).digest("hex")
+
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 /**
  * Random bytes for ids, drawn from Web Crypto 4 KiB at a time: one call per 200 ids rather than one
@@ -73,7 +99,7 @@ export const SecretsLive = Layer.succeed(Secrets, {
   newId: Effect.sync(() => randomString(20, idBytes(20))),
   newToken: Effect.sync(() => `oct_${randomString(43)}`),
   // Every authenticated request hashes its token: synchronously, without Web Crypto's promise and its turn of the loop.
-  hashToken: (token) => Effect.sync(() => bytesToHex(sha256(utf8ToBytes(token)))),
+  hashToken: (token) => Effect.sync(() => sha256Hex(token)),
   newKey: (length) => Effect.sync(() => uniformString(length)),
   newSecret: (bytes) => Effect.sync(() => base64Url(webCrypto.getRandomValues(new Uint8Array(bytes))))
 })
