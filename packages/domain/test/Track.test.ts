@@ -236,6 +236,28 @@ describe("TrackEventsInput and toStoredEvent: one event of each type", () => {
   })
 })
 
+describe("toStoredEvent: URLs parsed once while they are recent", () => {
+  it("reads each URL's own path, query and referrer domain, over more distinct URLs than it keeps", () => {
+    // 5,000 distinct URLs, twice over: more than the 4,096 kept, so the kept ones are let go in between.
+    for (const round of [0, 1]) {
+      for (let i = 0; i < 5000; i++) {
+        const event = stored(makeEvent("page_view", {
+          location: location({ url: `https://d${i % 7}.example.com/p/${i}?utm_source=s${i}` }),
+          session: session({ referrer: `https://r${i}.example.org/from` })
+        }))
+        expect([event.urlPath, event.utmSource, event.referrerDomain], `round ${round}, URL ${i}`).toEqual([
+          `/p/${i}`,
+          `s${i}`,
+          `r${i}.example.org`
+        ])
+      }
+    }
+    // Not a URL stays refused however often it comes.
+    for (let i = 0; i < 3; i++)
+      expect(pathOf(makeEvent("page_view", { location: location({ url: "not a url" }) }))).toBe("events.3.location.url")
+  })
+})
+
 describe("TrackEventsInput: required fields", () => {
   const eventCases: Array<[string, string, string]> = [
     ["page_view", "session", "events.3.session"],

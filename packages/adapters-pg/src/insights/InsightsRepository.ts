@@ -87,6 +87,9 @@ const rowsJson = (events: ReadonlyArray<StoredEvent>): string =>
     return row
   }))
 
+/** The rollup statement of every append: of the events its insert returned. */
+const addInsertedToRollup = addToRollup("inserted")
+
 /** The event's day, counted from 1970-01-01 (UTC). */
 const DAY_NUMBER = `(e."timestamp" / ${HOUR * 24})`
 
@@ -535,7 +538,7 @@ export const makeInsightsRepository = (options: InsightsStorageOptions) =>
               ON CONFLICT DO NOTHING
               RETURNING ${sql.literal(rollupSourceColumns)}
             )
-            ${sql.literal(addToRollup("inserted"))}`
+            ${sql.literal(addInsertedToRollup)}`
           yield* ensurePartitions(months)
           // A month this server thought existed may have been purged by another one: create it again, once.
           yield* insert.pipe(Effect.catchIf(noPartition, () => Effect.zipRight(createPartitions(months), insert)))

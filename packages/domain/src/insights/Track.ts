@@ -8,12 +8,30 @@ import { DisplayContext, PageFeedbackRating, type StoredEvent, type UserAgentInf
 // Tracking (conventions-2.md §2, "Track"): the body of POST …/insights/events as GitBook's
 // SiteInsightsEvent describes it, and its conversion into the stored, flattened event.
 
-const parseUrl = (s: string): URL | undefined => {
+const tryUrl = (s: string): URL | null => {
   try {
     return new URL(s)
   } catch {
-    return undefined
+    return null
   }
+}
+
+/**
+ * The URLs parsed lately, by their text (null for one that is not a URL): a batch checks each event's
+ * URL and then reads its path and query, and a site's visitors go to the same pages again and again, so
+ * each text is parsed once while it is among the last few thousand. The URLs are shared: only read them.
+ */
+const parsedUrls = new Map<string, URL | null>()
+const parsedUrlsKept = 4096
+
+const parseUrl = (s: string): URL | undefined => {
+  let url = parsedUrls.get(s)
+  if (url === undefined) {
+    url = tryUrl(s)
+    if (parsedUrls.size >= parsedUrlsKept) parsedUrls.clear()
+    parsedUrls.set(s, url)
+  }
+  return url ?? undefined
 }
 
 /** GitBook's URL: an absolute URI of at most 2048 characters. */
