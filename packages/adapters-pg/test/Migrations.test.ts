@@ -97,7 +97,8 @@ describe("migrate", () => {
       [17, "integrations", "4efea31fd513507b2d8f4bc8a71695fb7154f8994fcc0c95e36862e02b58d005"],
       [18, "gitsync", "ab3a6a535b1c616927342632d62b2f1e47831dcb38d4976985b9016027f2b0f8"],
       [19, "insight_rollup", "1df250f344a44271e6146fb2a061fa7ae6c80ce00998c3bd46079b93334f5143"],
-      [20, "revision pages by id and by parent", "b7c1715ddc549ea42033118817a498668a95e0f872613b9b035ad82ec7e1f7b4"]
+      [20, "revision pages by id and by parent", "b7c1715ddc549ea42033118817a498668a95e0f872613b9b035ad82ec7e1f7b4"],
+      [21, "insight events keyed by their dedup key", "d34beaf64723ed334d1276b285dd7e897ee20688f6fe6831ea93d92fd57d6a8e"]
     ])
   })
 
