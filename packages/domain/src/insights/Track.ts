@@ -362,8 +362,9 @@ const timestampOf = (timestamp: string | undefined, now: Date): Either.Either<Da
 
 /**
  * A dedup key's stored form: the first 128 bits of the SHA-256 of its text, in hex. Every event with a
- * client timestamp stores one and indexes it, so it is kept short and fixed (32 characters, where the
- * text runs to hundreds); 128 bits make a collision between two events of a site out of reach.
+ * client timestamp stores one (PostgreSQL keeps it as the event's id), so it is kept short and fixed
+ * (32 characters, where the text runs to hundreds); 128 bits make a collision between two events of a
+ * site out of reach.
  */
 export const dedupDigest = (text: string): string => sha256Hex(text).slice(0, 32)
 
