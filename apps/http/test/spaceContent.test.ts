@@ -1,7 +1,8 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
+import { RevisionObject } from "../src/content/Wire.js"
 import { call, PUBLIC_URL, testServer } from "./harness.js"
 import { world } from "./scenario.js"
 
@@ -110,6 +111,70 @@ layer(testServer(MemoryStorage), { excludeTestServices: true })("space content o
       expect(copied.body.parents).toEqual([second.body.id])
       expect(copied.body.pages[0]).toMatchObject({ id: guide.id, title: "Guide", pages: [{ title: "Install" }] })
       expect(copied.body.files.map((f: { name: string }) => f.name)).toEqual(["diagram.png"])
+    }))
+
+  it.effect("page trees are written from each page's kept encoding: answers follow every change, path and read option", () =>
+    Effect.gen(function*() {
+      const w = yield* world
+      const space = yield* call("POST", `/v1/orgs/${w.organizationId}/spaces`, { token: w.alice.token, body: { title: "Tree" } })
+      const spaceId = space.body.id as string
+      const content = `/v1/spaces/${spaceId}/content`
+      const built = yield* call("POST", content, {
+        token: w.bob.token,
+        body: {
+          changes: [
+            { operation: "insert_page", title: "Guide", slug: "guide", document: { markdown: "Top." }, ref: "guide" },
+            { operation: "insert_page", title: "Other", slug: "other", document: { markdown: "Other page." } }
+          ]
+        }
+      })
+      const guide = built.body.pages[0].id as string
+      yield* call("POST", content, {
+        token: w.bob.token,
+        body: { changes: [{ operation: "insert_page", title: "Intro", slug: "intro", into: guide, document: { markdown: "Say **hi**." } }] }
+      })
+      const roundTrip = (body: unknown) => Schema.encodeSync(RevisionObject)(Schema.decodeUnknownSync(RevisionObject)(body))
+      const revision = yield* call("GET", content, { token: w.bob.token })
+      expect(revision.status).toBe(200)
+      expect(revision.headers["content-type"]).toBe("application/json")
+      expect(roundTrip(revision.body)).toEqual(revision.body)
+      const intro = revision.body.pages[0].pages[0]
+      expect(intro).toMatchObject({ title: "Intro", path: "guide/intro", markdown: "Say **hi**.", pages: [] })
+      expect(intro.urls.app).toBe(`${PUBLIC_URL}/s/${spaceId}/guide/intro`)
+      expect(intro.document).toBeUndefined()
+
+      // Another read option is written apart from the first, and the first still reads as before.
+      const documents = yield* call("GET", `${content}/page/${guide}?format=document`, { token: w.bob.token })
+      expect(documents.body.pages[0].markdown).toBeUndefined()
+      expect(JSON.stringify(documents.body.pages[0].document)).toContain("hi")
+      const withoutGit = yield* call("GET", `${content}/page/${guide}?metadata=false`, { token: w.bob.token })
+      expect(withoutGit.body.pages[0]).toMatchObject({ markdown: "Say **hi**." })
+      expect((yield* call("GET", `${content}/pages`, { token: w.bob.token })).body.pages[0].pages[0].markdown).toBe("Say **hi**.")
+
+      // A new slug above a page moves it: its path and its URL follow, though the page itself is unchanged.
+      yield* call("POST", content, { token: w.bob.token, body: { changes: [{ operation: "update_page", page: guide, slug: "handbook" }] } })
+      const moved = (yield* call("GET", `${content}/pages`, { token: w.bob.token })).body.pages[0].pages[0]
+      expect(moved).toMatchObject({ id: intro.id, path: "handbook/intro", urls: { app: `${PUBLIC_URL}/s/${spaceId}/handbook/intro` } })
+
+      // An edit shows in every answer; the pages it did not touch read as before.
+      const edited = yield* call("POST", `${content}?compat=false`, {
+        token: w.bob.token,
+        body: { changes: [{ operation: "update_page", page: intro.id, document: { markdown: "Say **bye**." } }] }
+      })
+      expect(edited.body).toMatchObject({ changes: [{ object: "updated_page", page: { id: intro.id } }], insertedFiles: [] })
+      expect(roundTrip(edited.body.revision)).toEqual(edited.body.revision)
+      expect(edited.body.revision.pages[0].pages[0].markdown).toBe("Say **bye**.")
+      const page = yield* call("GET", `${content}/page/${guide}`, { token: w.bob.token })
+      expect(page.body).toMatchObject({
+        id: guide,
+        path: "handbook",
+        markdown: "Top.",
+        pages: [{ path: "handbook/intro", markdown: "Say **bye**." }]
+      })
+      expect(edited.body.revision.pages[1]).toEqual(revision.body.pages[1])
+      // An old revision reads as it was.
+      const old = yield* call("GET", `/v1/spaces/${spaceId}/revisions/${revision.body.id}`, { token: w.bob.token })
+      expect(old.body).toEqual(revision.body)
     }))
 
   it.effect("links: statuses, stats, filters, a page's links and a file's backlinks", () =>

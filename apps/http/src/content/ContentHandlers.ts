@@ -11,17 +11,14 @@ export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "con
   Effect.gen(function*() {
     const content = yield* Content
     const base = yield* PublicUrl
-    const { presentBacklink, presentEdit, presentFile, presentPage, presentPages, presentRevision } = contentPresenters(base)
+    const { presentBacklink, presentFile, presentLiveEdit, presentPage, presentPages, presentRevision } = contentPresenters(base)
     const appBase = `${base}/`
 
     return handlers
       .handle("current", ({ path, urlParams }) =>
         domain(content.current(path.spaceId)).pipe(Effect.map(presentRevision(path.spaceId, readOptions(urlParams)))))
       .handle("editLive", ({ path, payload, urlParams }) =>
-        domain(content.editLive(path.spaceId, payload)).pipe(Effect.map((edited) => {
-          const revision = presentRevision(path.spaceId, readOptions({}))(edited)
-          return urlParams.compat === false ? { revision, ...presentEdit(path.spaceId, `/v1/spaces/${path.spaceId}`)(edited) } : revision
-        })))
+        domain(content.editLive(path.spaceId, payload)).pipe(Effect.map(presentLiveEdit(path.spaceId, urlParams.compat !== false))))
       .handle("revision", ({ path, urlParams }) =>
         domain(content.revisionOf(path.spaceId, path.revisionId)).pipe(Effect.map(presentRevision(path.spaceId, readOptions(urlParams)))))
       .handle("pages", ({ path, urlParams }) =>

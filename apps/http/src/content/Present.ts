@@ -17,15 +17,16 @@ import {
 } from "@octavo/domain"
 import { Effect } from "effect"
 import { userLocation } from "../identity/Present.js"
-import { type ListQuery, pageOf } from "../shared/Handlers.js"
-import type {
-  BacklinkObject,
-  ChangeRequestObject,
-  ContentUpdateChange,
-  FileObject,
-  LayoutObject,
-  PageObject,
-  RevisionObject
+import { jsonAnswer, jsonBytes, jsonMembers, type JsonOut, type ListQuery, pageOf, writeArray, writeJson } from "../shared/Handlers.js"
+import {
+  type BacklinkObject,
+  type ChangeRequestObject,
+  type ContentUpdateChange,
+  type FileObject,
+  type LayoutObject,
+  PageOwnObject,
+  RevisionShell,
+  SpaceContentUpdate
 } from "./Wire.js"
 
 /** GitBook's layout defaults: every part shown, default width, a hero cover without mask. */
@@ -82,6 +83,47 @@ export const contentPath = (path: { readonly spaceId: string; readonly changeReq
     ? `/v1/spaces/${path.spaceId}`
     : `/v1/spaces/${path.spaceId}/change-requests/${path.changeRequestId}`
 
+/** A page's own fields on the wire (`PageOwnObject`). */
+const ownFields = (page: ContentPage, options: ReadOptions): typeof PageOwnObject.Type => ({
+  object: "page",
+  id: page.id,
+  type: page.kind,
+  kind: kindOf[page.kind],
+  title: page.title,
+  ...(page.emoji !== undefined ? { emoji: page.emoji } : {}),
+  ...(page.icon !== undefined ? { icon: page.icon } : {}),
+  createdAt: page.createdAt,
+  updatedAt: page.updatedAt,
+  slug: page.slug,
+  ...(page.description !== undefined ? { description: page.description } : {}),
+  ...(page.href !== undefined ? { href: page.href } : {}),
+  ...(page.kind === "link" ? { target: { kind: "url" as const, url: page.href ?? "" } } : {}),
+  ...(page.condition !== undefined ? { condition: page.condition } : {}),
+  ...(page.kind === "document"
+    ? options.format === "document" ? { document: markdownToDocument(page.markdown) } : { markdown: page.markdown }
+    : {}),
+  hidden: page.hidden,
+  noIndex: page.noIndex,
+  noRobotsIndex: page.noRobotsIndex,
+  ...(page.kind === "document" ? { layout: layoutOf(page), tags: [] } : {}),
+  ...(page.kind === "document" && page.cover !== undefined
+    ? { cover: { ref: { kind: "file" as const, file: page.cover.file }, yPos: page.cover.yPos ?? 0 } }
+    : {}),
+  ...(page.git !== undefined && options.metadata ? { git: page.git } : {})
+})
+
+const encodeOwnFields = jsonMembers(PageOwnObject)
+
+interface PageHead {
+  readonly spaceId: string
+  readonly path: string
+  readonly bytes: Uint8Array
+}
+
+const revisionShellMembers = jsonMembers(RevisionShell)
+
+const liveEditMembers = jsonMembers(SpaceContentUpdate.omit("revision"))
+
 /** Wire shapes of revisions, pages and files of a space, with absolute URLs from `base`. */
 export const contentPresenters = (base: string) => {
   /** `under` is where the revision's content lives: the space's, or a change request's. */
@@ -97,68 +139,87 @@ export const contentPresenters = (base: string) => {
       ...(f.git !== undefined && options.metadata ? { git: f.git } : {})
     })
 
-  const presentPage = (spaceId: string, options: ReadOptions) => {
-    const one = ({ page, path, pages }: PageNode): PageObject => ({
-      object: "page",
-      id: page.id,
-      type: page.kind,
-      kind: kindOf[page.kind],
-      title: page.title,
-      ...(page.emoji !== undefined ? { emoji: page.emoji } : {}),
-      ...(page.icon !== undefined ? { icon: page.icon } : {}),
-      createdAt: page.createdAt,
-      updatedAt: page.updatedAt,
-      slug: page.slug,
-      path,
-      ...(page.description !== undefined ? { description: page.description } : {}),
-      ...(page.href !== undefined ? { href: page.href } : {}),
-      ...(page.kind === "link" ? { target: { kind: "url" as const, url: page.href ?? "" } } : {}),
-      ...(page.condition !== undefined ? { condition: page.condition } : {}),
-      ...(page.kind === "document"
-        ? options.format === "document" ? { document: markdownToDocument(page.markdown) } : { markdown: page.markdown }
-        : {}),
-      hidden: page.hidden,
-      noIndex: page.noIndex,
-      noRobotsIndex: page.noRobotsIndex,
-      ...(page.kind === "document" ? { layout: layoutOf(page), tags: [] } : {}),
-      ...(page.kind === "document" && page.cover !== undefined
-        ? { cover: { ref: { kind: "file" as const, file: page.cover.file }, yPos: page.cover.yPos ?? 0 } }
-        : {}),
-      ...(page.git !== undefined && options.metadata ? { git: page.git } : {}),
-      urls: { app: `${base}/s/${spaceId}/${path}` },
-      pages: pages.map(one)
-    })
-    return one
+  /**
+   * By read options, each page's JSON up to its subpages, as bytes, kept while the page object lives
+   * and the page stays at its path. A page object never changes, and a revision shares the objects
+   * of the pages it did not change with the revision it was made from (`RevisionContents` keeps
+   * them), so an answer of thousands of pages encodes only the pages new since an answer before it.
+   */
+  const headsKept = new Map<string, WeakMap<ContentPage, PageHead>>()
+
+  /** Writes a page and the tree below it as JSON into `out`. */
+  const pageWriter = (spaceId: string, options: ReadOptions) => {
+    const key = `${options.format} ${options.metadata}`
+    let kept = headsKept.get(key)
+    if (kept === undefined) headsKept.set(key, kept = new WeakMap())
+    const heads = kept
+    const headOf = (page: ContentPage, path: string): Uint8Array => {
+      let head = heads.get(page)
+      if (head === undefined || head.path !== path || head.spaceId !== spaceId) {
+        const app = JSON.stringify(`${base}/s/${spaceId}/${path}`)
+        const text = `{${encodeOwnFields(ownFields(page, options))},"path":${JSON.stringify(path)},"urls":{"app":${app}},"pages":`
+        head = { spaceId, path, bytes: jsonBytes(text) }
+        heads.set(page, head)
+      }
+      return head.bytes
+    }
+    const write = (out: JsonOut, { page, path, pages }: PageNode): void => {
+      out.push(headOf(page, path))
+      writeArray(out, pages, write)
+      writeJson(out, "}")
+    }
+    return write
   }
 
-  const presentRevision = (spaceId: string, options: ReadOptions, under?: string) => (view: RevisionView): typeof RevisionObject.Type => ({
-    object: "revision",
-    id: view.revision.id,
-    parents: view.revision.parents,
-    type: view.revision.type,
-    createdAt: view.revision.createdAt,
-    pages: pageTree(view.content).map(presentPage(spaceId, options)),
-    // In the order they were added, as the files list pages them.
-    files: Array.from(view.content.files.values())
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .map(presentFile(spaceId, options, under)),
-    reusableContents: [],
-    tags: [],
-    ...(view.mergedFrom !== undefined ? { mergedFrom: presentChangeRequest(view.mergedFrom) } : {}),
-    ...(view.git !== undefined
-      ? {
-        git: {
-          oid: view.git.oid,
-          message: view.git.message,
-          createdByService: view.git.createdByService,
-          createdByGitBook: view.git.createdByService,
-          ...(view.git.url !== undefined ? { url: view.git.url } : {}),
-          ref: view.git.ref
+  /** Writes a revision as JSON text into `out`. */
+  const revisionWriter = (spaceId: string, options: ReadOptions, under?: string) => (out: JsonOut, view: RevisionView) => {
+    const shell = revisionShellMembers({
+      object: "revision",
+      id: view.revision.id,
+      parents: view.revision.parents,
+      type: view.revision.type,
+      createdAt: view.revision.createdAt,
+      // In the order they were added, as the files list pages them.
+      files: Array.from(view.content.files.values())
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map(presentFile(spaceId, options, under)),
+      reusableContents: [],
+      tags: [],
+      ...(view.mergedFrom !== undefined ? { mergedFrom: presentChangeRequest(view.mergedFrom) } : {}),
+      ...(view.git !== undefined
+        ? {
+          git: {
+            oid: view.git.oid,
+            message: view.git.message,
+            createdByService: view.git.createdByService,
+            createdByGitBook: view.git.createdByService,
+            ...(view.git.url !== undefined ? { url: view.git.url } : {}),
+            ref: view.git.ref
+          }
         }
-      }
-      : {}),
-    urls: { app: `${base}/s/${spaceId}/~/revisions/${view.revision.id}` }
-  })
+        : {}),
+      urls: { app: `${base}/s/${spaceId}/~/revisions/${view.revision.id}` }
+    })
+    writeJson(out, `{${shell},"pages":`)
+    writeArray(out, pageTree(view.content), pageWriter(spaceId, options))
+    writeJson(out, "}")
+  }
+
+  /** The answer of a revision read. */
+  const presentRevision = (spaceId: string, options: ReadOptions, under?: string) => (view: RevisionView) =>
+    jsonAnswer((out) => revisionWriter(spaceId, options, under)(out, view))
+
+  /** The answer of a page read: the page and the tree below it. */
+  const presentPage = (spaceId: string, options: ReadOptions) => (node: PageNode) =>
+    jsonAnswer((out) => pageWriter(spaceId, options)(out, node))
+
+  /** The answer of the pages endpoints: a revision's page tree. */
+  const presentPages = (spaceId: string, options: ReadOptions) => (view: RevisionView) =>
+    jsonAnswer((out) => {
+      writeJson(out, `{"pages":`)
+      writeArray(out, pageTree(view.content), pageWriter(spaceId, options))
+      writeJson(out, "}")
+    })
 
   /** What a batch did to each page, with where to read the page now (GitBook's `compat=false` answer). */
   const presentOutcomes = (under: string) => (outcome: PageOutcome): typeof ContentUpdateChange.Type => {
@@ -179,10 +240,16 @@ export const contentPresenters = (base: string) => {
     insertedFiles: edited.insertedFiles.map(presentFile(spaceId, { metadata: true }, under))
   })
 
-  /** The page tree of a revision, as the pages endpoints answer it. */
-  const presentPages = (spaceId: string, options: ReadOptions) => (view: RevisionView) => ({
-    pages: pageTree(view.content).map(presentPage(spaceId, options))
-  })
+  /** A live edit's answer: the space's new revision, with `compat=false` what the edit did too. */
+  const presentLiveEdit = (spaceId: string, compat: boolean) => (edited: EditedView & RevisionView) => {
+    const writeRevision = revisionWriter(spaceId, readOptions({}))
+    return jsonAnswer((out) => {
+      if (compat) return writeRevision(out, edited)
+      writeJson(out, `{"revision":`)
+      writeRevision(out, edited)
+      writeJson(out, `,${liveEditMembers(presentEdit(spaceId, `/v1/spaces/${spaceId}`)(edited))}}`)
+    })
+  }
 
   const presentBacklink = (spaceId: string, fileId: string) =>
   (item: {
@@ -225,7 +292,16 @@ export const contentPresenters = (base: string) => {
     urls: { location: `${base}/v1/spaces/${cr.spaceId}/change-requests/${cr.id}`, app: `${base}/s/${cr.spaceId}/~/changes/${cr.number}` }
   })
 
-  return { presentBacklink, presentChangeRequest, presentEdit, presentFile, presentPage, presentPages, presentRevision }
+  return {
+    presentBacklink,
+    presentChangeRequest,
+    presentEdit,
+    presentFile,
+    presentLiveEdit,
+    presentPage,
+    presentPages,
+    presentRevision
+  }
 }
 
 export interface LinkStats {

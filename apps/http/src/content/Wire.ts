@@ -59,6 +59,12 @@ const pageFields = {
   urls: Schema.Struct({ app: Schema.String })
 }
 
+/**
+ * A page's own fields: all but its path, its URL and its subpages, which depend on where the page
+ * sits. The answers write each page's encoding of these once (see `contentPresenters`).
+ */
+export const PageOwnObject = Schema.Struct(pageFields).omit("path", "urls")
+
 export interface PageObject extends Schema.Struct.Type<typeof pageFields> {
   readonly pages: ReadonlyArray<PageObject>
 }
@@ -92,6 +98,9 @@ export const RevisionObject = Schema.Struct({
   })),
   urls: Schema.Struct({ app: Schema.String })
 }).annotations({ identifier: "Revision" })
+
+/** A revision without its page tree, which the answers write page by page. */
+export const RevisionShell = RevisionObject.omit("pages")
 
 export const LinkStatus = Schema.Literal("ok", "broken", "in-app")
 
