@@ -7,7 +7,7 @@ import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
-import { PGlite, type PGliteOptions as Options, type Results } from "@electric-sql/pglite"
+import { parse, PGlite, type PGliteOptions as Options, protocol, type QueryOptions, type Results } from "@electric-sql/pglite"
 import { Effect, Layer, Stream } from "effect"
 import { acquireDataDirLock, directoryOnDisk } from "./DataDirLock.js"
 
@@ -88,6 +88,99 @@ const afterTurn = async <A>(f: () => Promise<A>): Promise<A> => {
   }
 }
 
+/** How many statements stay prepared on PGlite's one connection; past it the least recently used is closed. */
+export const PREPARED_STATEMENTS = 256
+
+type BackendMessage = Awaited<ReturnType<PGlite["execProtocolStream"]>>[number]
+
+interface Prepared {
+  readonly name: string
+  readonly paramTypes: ReadonlyArray<number>
+  /** The statement's row description, which an execution's answer leaves out. */
+  readonly description: ReadonlyArray<BackendMessage>
+}
+
+const bytesOf = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+  let length = 0
+  for (const part of parts) length += part.length
+  const bytes = new Uint8Array(length)
+  let offset = 0
+  for (const part of parts) {
+    bytes.set(part, offset)
+    offset += part.length
+  }
+  return bytes
+}
+
+/**
+ * Statements with parameters, kept prepared by their text on PGlite's one connection. PGlite's own
+ * `query` parses, analyzes and describes a statement every time, in six calls into the database;
+ * a kept statement is bound and run in one, and PostgreSQL plans it as it plans any prepared
+ * statement (a custom plan for the first runs, then a generic one when that costs no more). The
+ * caller holds the connection (the client's permit) while a statement runs.
+ */
+const preparedStatements = (db: PGlite) => {
+  const { serialize } = protocol
+  /** Least recently used first. */
+  const kept = new Map<string, Prepared>()
+  let made = 0
+
+  const exchange = (parts: ReadonlyArray<Uint8Array>) => db.runExclusive(() => db.execProtocolStream(bytesOf(parts), { syncToFs: false }))
+
+  const prepare = async (sql: string): Promise<Prepared> => {
+    const name = `octavo_${++made}`
+    const answer = await exchange([serialize.parse({ name, text: sql }), serialize.describe({ type: "S", name }), serialize.sync()])
+    const prepared: Prepared = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(answer),
+      description: answer.filter((message) => message.name === "rowDescription")
+    }
+    kept.set(sql, prepared)
+    if (kept.size > PREPARED_STATEMENTS) {
+      const [oldest, statement] = kept.entries().next().value as [string, Prepared]
+      kept.delete(oldest)
+      await exchange([serialize.close({ type: "S", name: statement.name }), serialize.sync()])
+    }
+    return prepared
+  }
+
+  /** Runs `sql`, prepared the first time it comes. */
+  const query = async <A>(sql: string, params: ReadonlyArray<unknown>, options: QueryOptions = {}): Promise<Results<A>> => {
+    let statement = kept.get(sql)
+    if (statement === undefined) statement = await prepare(sql)
+    else {
+      kept.delete(sql)
+      kept.set(sql, statement)
+    }
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null
+      const serializer = db.serializers[statement.paramTypes[i] ?? 0]
+      return serializer !== undefined ? serializer(value) : String(value)
+    })
+    const answer = await exchange([
+      serialize.bind({ statement: statement.name, values }),
+      serialize.execute({}),
+      serialize.sync()
+    ])
+    await db.syncToFs()
+    return parse.parseResults([...statement.description, ...answer], db.parsers, options)[0] as Results<A>
+  }
+
+  /**
+   * Closes every kept statement after a statement that may change tables' shapes, which a kept
+   * statement inside a transaction could not recover from (its error would abort the transaction).
+   */
+  const afterUnprepared = async (sql: string) => {
+    if (kept.size === 0 || !SCHEMA_CHANGE.test(sql)) return
+    kept.clear()
+    await db.exec("DEALLOCATE ALL")
+  }
+
+  return { query, afterUnprepared }
+}
+
+const SCHEMA_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\s/i
+
 /**
  * A SqlClient over embedded PGlite. PGlite has a single connection, so a semaphore serializes
  * its users: a query outside a transaction holds the permit while it runs, a transaction holds
@@ -115,33 +208,50 @@ export const makePgliteClient = (options: PgliteOptions) =>
 
     const lastRows = (results: ReadonlyArray<Results>) => results[results.length - 1]?.rows ?? []
 
+    // Statements without parameters (schema changes among them) are not kept.
+    const statements = preparedStatements(db)
+    const query = async <A>(sql: string, params: ReadonlyArray<unknown>, options?: QueryOptions) => {
+      if (params.length > 0) return await statements.query<A>(sql, params, options)
+      await statements.afterUnprepared(sql)
+      return await db.query<A>(sql, [], options)
+    }
+    const exec = async (sql: string) => {
+      await statements.afterUnprepared(sql)
+      return await db.exec(sql)
+    }
+
     const connection: Connection = {
       execute: (sql, params, transformRows: TransformRows) =>
-        Effect.map(run(() => db.query<object>(sql, [...params])), (result) =>
-          transformRows === undefined ? result.rows : transformRows(result.rows)),
-      executeRaw: (sql, params) =>
-        run(() => db.query(sql, [...params])),
+        Effect.map(
+          run(() => query<object>(sql, params)),
+          (result) => transformRows === undefined ? result.rows : transformRows(result.rows)
+        ),
+      executeRaw: (sql, params) => run(() => query(sql, params)),
       executeValues: (sql, params) =>
         Effect.map(
-          run(() => db.query<Array<unknown>>(sql, [...params], { rowMode: "array" })),
+          run(() => query<Array<unknown>>(sql, params, { rowMode: "array" })),
           (result) => result.rows
         ),
       // Without parameters the simple protocol runs several statements at once (migrations, BEGIN).
       executeUnprepared: (sql, params, transformRows: TransformRows) =>
         Effect.map(
           params.length === 0
-            ? Effect.map(run(() => db.exec(sql)), lastRows)
-            : Effect.map(run(() => db.query<object>(sql, [...params])), (result) => result.rows),
+            ? Effect.map(run(() => exec(sql)), lastRows)
+            : Effect.map(run(() => query<object>(sql, params)), (result) => result.rows),
           (rows) => transformRows === undefined ? rows : transformRows(rows)
         ),
       executeStream: (sql, params, transformRows: TransformRows) =>
         Stream.fromIterableEffect(
-          Effect.map(run(() => db.query<object>(sql, [...params])), (result) =>
+          Effect.map(run(() => query<object>(sql, params)), (result) =>
             transformRows === undefined ? result.rows : transformRows(result.rows))
         )
     }
 
-    const withPermit = Effect.as(Effect.acquireRelease(permit.take(1), () => permit.release(1)), connection)
+    const withPermit = Effect.as(
+      Effect.acquireRelease(permit.take(1), () =>
+        permit.release(1)),
+      connection
+    )
 
     return yield* SqlClient.make({
       acquirer: withPermit,
