@@ -77,6 +77,12 @@ const runOn = (name: string, choice: StorageChoice, storageBytes: () => Promise<
           changes: [{ operation: "update_page", page: leaf, document: { markdown: markdown(i) } }]
         }))
       const added = (await storageBytes()) - before
+      const answer = await fetch(`${base}/v1/spaces/${space.id}/content`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+        body: JSON.stringify({ changes: [{ operation: "update_page", page: leaf, document: { markdown: markdown(0) } }] })
+      })
+      const answerBytes = (await answer.arrayBuffer()).byteLength
       const merge = await timed(10, async (i) => {
         const cr = await request(base, "POST", `/v1/spaces/${space.id}/change-requests`, { subject: `Change ${i}` })
         await request(base, "POST", `/v1/spaces/${space.id}/change-requests/${cr.number}/content`, {
@@ -91,7 +97,7 @@ const runOn = (name: string, choice: StorageChoice, storageBytes: () => Promise<
       process.stdout.write(`\n${name} (${PAGES} pages in ${LEVELS} levels, built in ${(built / 1000).toFixed(1)} s)\n`)
       process.stdout.write(`  read the page tree                 ${ms(tree)}\n`)
       process.stdout.write(`  read one page                      ${ms(one)}\n`)
-      process.stdout.write(`  apply a one-page change            ${ms(change)}\n`)
+      process.stdout.write(`  apply a one-page change            ${ms(change)}  (answer: ${(answerBytes / 1e6).toFixed(1)} MB)\n`)
       process.stdout.write(`  create, edit and merge a one-page change request ${ms(merge)}\n`)
       process.stdout.write(
         `  storage added by 100 one-page revisions: ${before < 0 ? "n/a (memory)" : `${(added / 1024).toFixed(0)} KiB`}\n`
