@@ -17,7 +17,7 @@ const punctuation = { "[": jsonBytes("["), "]": jsonBytes("]"), ",": jsonBytes("
 
 /** Writes JSON text into `out`. */
 export const writeJson = (out: JsonOut, text: string) => {
-  out.push(text in punctuation ? punctuation[text as keyof typeof punctuation] : jsonBytes(text))
+  out.push(Object.hasOwn(punctuation, text) ? punctuation[text as keyof typeof punctuation] : jsonBytes(text))
 }
 
 /**
