@@ -120,6 +120,15 @@ interface PageHead {
   readonly bytes: Uint8Array
 }
 
+/**
+ * By public URL and read options, each page's JSON up to its subpages, as bytes, kept while the page
+ * object lives and the page stays at its path. A page object never changes, and a revision shares
+ * the objects of the pages it did not change with the revision it was made from (`RevisionContents`
+ * keeps them), so an answer of thousands of pages encodes only the pages new since an answer before
+ * it, whether that answer was a space's or a change request's.
+ */
+const headsKept = new Map<string, WeakMap<ContentPage, PageHead>>()
+
 const revisionShellMembers = jsonMembers(RevisionShell)
 
 const liveEditMembers = jsonMembers(SpaceContentUpdate.omit("revision"))
@@ -139,17 +148,9 @@ export const contentPresenters = (base: string) => {
       ...(f.git !== undefined && options.metadata ? { git: f.git } : {})
     })
 
-  /**
-   * By read options, each page's JSON up to its subpages, as bytes, kept while the page object lives
-   * and the page stays at its path. A page object never changes, and a revision shares the objects
-   * of the pages it did not change with the revision it was made from (`RevisionContents` keeps
-   * them), so an answer of thousands of pages encodes only the pages new since an answer before it.
-   */
-  const headsKept = new Map<string, WeakMap<ContentPage, PageHead>>()
-
   /** Writes a page and the tree below it as JSON into `out`. */
   const pageWriter = (spaceId: string, options: ReadOptions) => {
-    const key = `${options.format} ${options.metadata}`
+    const key = `${base} ${options.format} ${options.metadata}`
     let kept = headsKept.get(key)
     if (kept === undefined) headsKept.set(key, kept = new WeakMap())
     const heads = kept

@@ -100,18 +100,6 @@ interface Prepared {
   readonly description: ReadonlyArray<BackendMessage>
 }
 
-const bytesOf = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  let length = 0
-  for (const part of parts) length += part.length
-  const bytes = new Uint8Array(length)
-  let offset = 0
-  for (const part of parts) {
-    bytes.set(part, offset)
-    offset += part.length
-  }
-  return bytes
-}
-
 /**
  * Statements with parameters, kept prepared by their text on PGlite's one connection. PGlite's own
  * `query` parses, analyzes and describes a statement every time, in six calls into the database;
@@ -125,7 +113,8 @@ const preparedStatements = (db: PGlite) => {
   const kept = new Map<string, Prepared>()
   let made = 0
 
-  const exchange = (parts: ReadonlyArray<Uint8Array>) => db.runExclusive(() => db.execProtocolStream(bytesOf(parts), { syncToFs: false }))
+  const exchange = (parts: ReadonlyArray<Uint8Array>) =>
+    db.runExclusive(() => db.execProtocolStream(Buffer.concat(parts), { syncToFs: false }))
 
   const prepare = async (sql: string): Promise<Prepared> => {
     const name = `octavo_${++made}`
