@@ -4,13 +4,16 @@
  * `BENCH_EMBEDDED` is not `0`, on a new embedded data directory; seeds one organization with a collection of 100
  * spaces through the API; copies those spaces into the peer's own tables (bench/peerServer.ts: Fastify and `pg`,
  * token lookup by SHA-256, then the rows, no membership check); then runs autocannon against each in turn, A B A B,
- * for `BENCH_ROUNDS` rounds (3) of `BENCH_SECONDS` (10) at `BENCH_CONNECTIONS` (32). Prints, per request and server,
- * requests a second, p50 and p99 latency, the server process's CPU per request (from /proc, so Linux), and the ratios.
+ * for `BENCH_ROUNDS` rounds (3) of `BENCH_SECONDS` (10) at `BENCH_CONNECTIONS` (32). A third server, the framework floor
+ * (bench/floorServer.ts), answers the same requests on Octavo's HTTP stack with its wire schemas but no storage, no
+ * rules and no log, from the same spaces held in memory: the ceiling of any server on that stack. Prints, per request
+ * and server, requests a second, p50 and p99 latency, the server process's CPU per request (from /proc, so Linux), and
+ * the ratios.
  * Run with `pnpm bench:peer`; the load generator shares the machine's cores with the servers.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -105,6 +108,30 @@ const startPeer = (url: string): Target => {
   return { name: "peer", base: `http://127.0.0.1:${port}`, child }
 }
 
+/**
+ * A floor on Octavo's stack (bench/floorServer.ts): with `database`, the peer's statements on the peer's tables;
+ * without, the spaces Octavo answered (written to a file in `dir`) from memory.
+ */
+const startFloor = (dir: string, seeded: Seeded, database?: string): Target => {
+  const port = 20000 + Math.floor(Math.random() * 20000)
+  const spacesFile = join(dir, "floor-spaces.json")
+  writeFileSync(spacesFile, JSON.stringify(seeded.spaces))
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./floorServer.js", import.meta.url))], {
+    env: {
+      ...process.env,
+      ...(database === undefined
+        ? { FLOOR_SPACES: spacesFile, FLOOR_TOKEN_SHA256: createHash("sha256").update(ADMIN).digest("hex") }
+        : { FLOOR_DATABASE_URL: database }),
+      PORT: String(port)
+    },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  return { name: database === undefined ? FLOOR : PEER_ON_STACK, base: `http://127.0.0.1:${port}`, child }
+}
+
+const FLOOR = "framework floor"
+const PEER_ON_STACK = "peer's statements on Octavo's stack"
+
 /** Waits until an authenticated GET of `path` answers 200. */
 const waitForAnswer = async (base: string, path: string) => {
   const deadline = Date.now() + 60_000
@@ -176,6 +203,11 @@ const program = Effect.gen(function*() {
           const pathsOf = (s: Seeded) => ({ get: `/v1/spaces/${s.spaceId}`, list: `/v1/collections/${s.collectionId}/spaces?limit=100` })
           paths.set(targets[0]!, pathsOf(seeded))
           paths.set(peer, pathsOf(seeded))
+          for (const floor of [startFloor(dataDir, seeded), startFloor(dataDir, seeded, withSearchPath(DATABASE, peerSchema))]) {
+            targets.push(floor)
+            await waitForAnswer(floor.base, `/v1/spaces/${seeded.spaceId}`)
+            paths.set(floor, pathsOf(seeded))
+          }
           if (EMBEDDED) {
             const embedded = startServer({ OCTAVO_DATA_DIR: dataDir })
             const target = { name: "Octavo, embedded default", ...embedded }
@@ -206,6 +238,8 @@ const program = Effect.gen(function*() {
             const of = (name: string) => runs.has(`${kind}:${name}`) ? summary(runs.get(`${kind}:${name}`)!) : undefined
             const octavo = of("Octavo, PostgreSQL server")!
             const peer = of("peer")!
+            const floor = of(FLOOR)!
+            const onStack = of(PEER_ON_STACK)!
             const embedded = of("Octavo, embedded default")
             const cell = (r: Run) =>
               `${r.perSecond.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ${
@@ -215,6 +249,10 @@ const program = Effect.gen(function*() {
             process.stdout.write(`  Octavo, PostgreSQL server  ${cell(octavo)}\n`)
             process.stdout.write(`  peer                       ${cell(peer)}\n`)
             process.stdout.write(`  ratio Octavo / peer        ${(octavo.perSecond / peer.perSecond).toFixed(2)}\n`)
+            process.stdout.write(`  framework floor            ${cell(floor)}\n`)
+            process.stdout.write(`  ratio floor / peer         ${(floor.perSecond / peer.perSecond).toFixed(2)}\n`)
+            process.stdout.write(`  peer's statements on Octavo's stack  ${cell(onStack)}\n`)
+            process.stdout.write(`  ratio to the peer          ${(onStack.perSecond / peer.perSecond).toFixed(2)}\n`)
             if (embedded !== undefined) {
               process.stdout.write(`  Octavo, embedded default   ${cell(embedded)}\n`)
               process.stdout.write(`  ratio embedded / server    ${(embedded.perSecond / octavo.perSecond).toFixed(2)}\n`)
