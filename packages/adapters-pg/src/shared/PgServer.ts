@@ -1,7 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
+import pg from "pg"
 
 /** The url with `-c name=value` after the options its connections start with, so that it wins. */
 const withSetting = (url: string, name: string, value: string): string => {
@@ -13,17 +14,111 @@ const withSetting = (url: string, name: string, value: string): string => {
 
 /**
  * A SqlClient over a Postgres server. Column names are not transformed: the adapters write
- * snake_case SQL and map rows themselves. node-postgres parses timestamptz into Date.
+ * snake_case SQL and map rows themselves. node-postgres parses timestamptz into Date. Each connection keeps the
+ * statements it sends prepared (`keepPrepared`).
  *
  * JIT compilation is off for Octavo's connections, unless the url's `options` set `jit`: its
  * statements read a few rows by key, and when the planner over-estimates one (a recursive walk, a
  * table not analyzed yet) compiling it costs hundreds of milliseconds where running it costs a few.
  */
 export const PgServerClient = (url: string): Layer.Layer<SqlClient.SqlClient, SqlError> =>
-  PgClient.layer({
-    url: Redacted.make(/\bjit=/.test(new URL(url).searchParams.get("options") ?? "") ? url : withSetting(url, "jit", "off")),
-    applicationName: "octavo"
-  })
+  PgClient.layerFromPool({ acquire: poolOf(url), applicationName: "octavo" })
+
+/** The pool of Octavo's connections to `url`, its statements kept prepared; checked with a first statement. */
+const poolOf = (url: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const pool = new pg.Pool({
+        connectionString: /\bjit=/.test(new URL(url).searchParams.get("options") ?? "") ? url : withSetting(url, "jit", "off"),
+        application_name: "octavo"
+      })
+      // A connection that fails while idle leaves the pool; the next statement that needs one opens another.
+      pool.on("error", () => {})
+      pool.on("connect", keepPrepared)
+      return pool
+    }),
+    (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption("1 second"))
+  ).pipe(
+    Effect.tap((pool) =>
+      Effect.tryPromise({
+        try: () => pool.query("SELECT 1"),
+        catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+      }).pipe(
+        Effect.timeoutFail({
+          duration: "5 seconds",
+          onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
+        })
+      )
+    )
+  )
+
+/** How many statements one connection keeps prepared; past that, the least recently used is closed. */
+export const PREPARED_PER_CONNECTION = 256
+
+/** A statement that may change a table's shape: a kept statement reading that table would fail with the old one. */
+const SHAPE_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\s/i
+
+type Callback = (error: Error | null, result?: unknown) => void
+type Query = (config: unknown, values?: unknown, callback?: Callback) => unknown
+
+/**
+ * Keeps the statements a connection sends with parameters prepared, by their text, so that PostgreSQL parses and
+ * analyzes each once per connection rather than on every run, and may keep its plan (node-postgres prepares a query
+ * that has a `name`). At most PREPARED_PER_CONNECTION are kept, the least recently used closed past that. Before a
+ * statement that may change a table's shape, the connection closes them all. A kept statement that fails because a
+ * table changed shape under it (on another connection or server: SQLSTATE 0A000) is closed, so its next run prepares it
+ * again (and, outside a transaction, is run once more unprepared, so the caller sees no failure). Statements without
+ * parameters, and queries given as objects, are sent as they are.
+ */
+const keepPrepared = (client: pg.PoolClient) => {
+  const send = client.query.bind(client) as Query
+  const parsed = (client as unknown as { readonly connection: { parsedStatements: Record<string, string> } }).connection
+  const names = new Map<string, string>()
+  let made = 0
+  // Each statement is sent once the one before it is answered, never queued behind it (which node-postgres deprecates).
+  const close = (name: string, then: () => void) =>
+    send(`DEALLOCATE ${name}`, undefined, () => {
+      delete parsed.parsedStatements[name]
+      then()
+    })
+  const query: Query = (config, values, callback) => {
+    if (typeof config !== "string" || typeof callback !== "function") return send(config, values, callback)
+    if (!Array.isArray(values) || values.length === 0) {
+      if (names.size === 0 || !SHAPE_CHANGE.test(config)) return send(config, values, callback)
+      names.clear()
+      return send("DEALLOCATE ALL", undefined, () => {
+        parsed.parsedStatements = {}
+        send(config, values, callback)
+      })
+    }
+    let name = names.get(config)
+    let evicted: string | undefined
+    if (name === undefined) {
+      name = `octavo_${made++}`
+      if (names.size >= PREPARED_PER_CONNECTION) {
+        const [oldest, oldName] = names.entries().next().value as [string, string]
+        names.delete(oldest)
+        evicted = oldName
+      }
+    } else {
+      names.delete(config)
+    }
+    names.set(config, name)
+    const kept = name
+    const run = () =>
+      send({ name: kept, text: config, values }, undefined, (error, result) => {
+        if (error === null || (error as { readonly code?: string }).code !== "0A000" || names.get(config) !== kept) {
+          return callback(error, result)
+        }
+        // A table changed shape under the kept plan: close it and run the text once more, unprepared. Inside a
+        // transaction the failure has aborted it, so that run fails too, and the first error is the answer.
+        names.delete(config)
+        close(kept, () => send(config, values, (again, rows) => again === null ? callback(null, rows) : callback(error, result)))
+      })
+    return evicted === undefined ? run() : close(evicted, run)
+  }
+  ;(client as unknown as { query: Query }).query = query
+}
 
 /** The url with a search_path set for every connection of the pool. */
 export const withSearchPath = (url: string, schema: string): string => withSetting(url, "search_path", schema)
