@@ -77,6 +77,11 @@ export const AppConfig = Config.all({
    * about a third faster, for 40 to 60 MiB more resident. Off, it stays on the baseline compiler.
    */
   pgliteOptimize: Config.boolean("OCTAVO_PGLITE_OPTIMIZE").pipe(Config.withDefault(false)),
+  /**
+   * With `DATABASE_URL`, each connection keeps its statements prepared. `false` for a pooler that cannot follow
+   * prepared statements across its server connections (PgBouncer before 1.21 in transaction mode).
+   */
+  pgPreparedStatements: Config.boolean("OCTAVO_PG_PREPARED_STATEMENTS").pipe(Config.withDefault(true)),
   /** Behind a proxy: rate limits take the client's address from the last entry of X-Forwarded-For. */
   rateLimitTrustForwardedFor: Config.boolean("OCTAVO_RATE_LIMIT_TRUST_FORWARDED_FOR").pipe(Config.withDefault(false)),
   /** Worker threads that parse large pages and specs (issue 13): 0 parses in the server's thread; unset, one per core but one. */
@@ -116,12 +121,17 @@ export type AppConfig = Config.Config.Success<typeof AppConfig>
 
 export type StorageChoice =
   | { readonly _tag: "memory" }
-  | { readonly _tag: "postgres"; readonly url: string }
+  | { readonly _tag: "postgres"; readonly url: string; readonly preparedStatements?: boolean | undefined }
   | { readonly _tag: "pglite"; readonly dataDir: string }
 
 /** `OCTAVO_STORAGE=memory` wins; then `DATABASE_URL`; else embedded PostgreSQL under `OCTAVO_DATA_DIR`. */
 export const storageChoice = (config: AppConfig): StorageChoice => {
   if (Option.isSome(config.storage)) return { _tag: "memory" }
-  if (Option.isSome(config.databaseUrl)) return { _tag: "postgres", url: Redacted.value(config.databaseUrl.value) }
+  if (Option.isSome(config.databaseUrl))
+    return {
+      _tag: "postgres",
+      url: Redacted.value(config.databaseUrl.value),
+      preparedStatements: config.pgPreparedStatements
+    }
   return { _tag: "pglite", dataDir: config.dataDir }
 }

@@ -11,7 +11,7 @@ export const storageLayer = (choice: StorageChoice): Layer.Layer<StoragePorts, u
     case "memory":
       return MemoryStorage
     case "postgres":
-      return PgStorage.pipe(Layer.provide(PgServerClient(choice.url)))
+      return PgStorage.pipe(Layer.provide(PgServerClient(choice.url, { preparedStatements: choice.preparedStatements ?? true })))
     case "pglite":
       // The embedded default keeps file bytes as files beside its database, under the data directory.
       return Layer.merge(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Either } from "effect"
-import { AppConfig } from "../src/Config.js"
+import { AppConfig, storageChoice } from "../src/Config.js"
 
 const load = (env: Record<string, string>) =>
   Effect.either(Effect.withConfigProvider(AppConfig, ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -20,6 +20,20 @@ describe("configuration", () => {
         rateLimitAnonymousPerMinute: 300,
         rateLimitTrustForwardedFor: false
       })
+    }))
+
+  it.effect("keeps PostgreSQL statements prepared unless OCTAVO_PG_PREPARED_STATEMENTS is false", () =>
+    Effect.gen(function*() {
+      const url = "postgres://octavo@db.example:5432/docs"
+      expect(storageChoice(Either.getOrThrow(yield* load({ DATABASE_URL: url })))).toEqual({
+        _tag: "postgres",
+        url,
+        preparedStatements: true
+      })
+      const off = Either.getOrThrow(yield* load({ DATABASE_URL: url, OCTAVO_PG_PREPARED_STATEMENTS: "false" }))
+      expect(storageChoice(off)).toEqual({ _tag: "postgres", url, preparedStatements: false })
+      const refused = yield* load({ DATABASE_URL: url, OCTAVO_PG_PREPARED_STATEMENTS: "sometimes" })
+      expect(Either.isLeft(refused) && String(refused.left)).toEqual(expect.stringContaining("OCTAVO_PG_PREPARED_STATEMENTS"))
     }))
 
   it.effect("refuses an import timeout outside 1 ms to 2^31 - 1 ms, naming the variable", () =>

@@ -73,6 +73,17 @@ if (serverUrl !== undefined) {
       30_000
     )
 
+    it.live("with prepared statements off, sends every statement unprepared", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql.withTransaction(Effect.gen(function*() {
+          for (let round = 0; round < 8; round++) {
+            expect(yield* sql<{ readonly v: number }>`SELECT ${round}::int * ${2}::int AS v`).toEqual([{ v: round * 2 }])
+          }
+          expect(yield* sql`SELECT count(*)::int AS n FROM pg_prepared_statements`).toEqual([{ n: 0 }])
+        }))
+      }).pipe(Effect.provide(Layer.orDie(PgServerClient(url, { preparedStatements: false })))))
+
     it.live("a table changed by another server under a kept statement: the next read answers the new shape", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

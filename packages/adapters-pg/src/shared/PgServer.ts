@@ -15,17 +15,20 @@ const withSetting = (url: string, name: string, value: string): string => {
 /**
  * A SqlClient over a Postgres server. Column names are not transformed: the adapters write
  * snake_case SQL and map rows themselves. node-postgres parses timestamptz into Date. Each connection keeps the
- * statements it sends prepared (`keepPrepared`).
+ * statements it sends prepared (`keepPrepared`), unless `preparedStatements` is false.
  *
  * JIT compilation is off for Octavo's connections, unless the url's `options` set `jit`: its
  * statements read a few rows by key, and when the planner over-estimates one (a recursive walk, a
  * table not analyzed yet) compiling it costs hundreds of milliseconds where running it costs a few.
  */
-export const PgServerClient = (url: string): Layer.Layer<SqlClient.SqlClient, SqlError> =>
-  PgClient.layerFromPool({ acquire: poolOf(url), applicationName: "octavo" })
+export const PgServerClient = (
+  url: string,
+  options: { readonly preparedStatements: boolean } = { preparedStatements: true }
+): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+  PgClient.layerFromPool({ acquire: poolOf(url, options.preparedStatements), applicationName: "octavo" })
 
-/** The pool of Octavo's connections to `url`, its statements kept prepared; checked with a first statement. */
-const poolOf = (url: string) =>
+/** The pool of Octavo's connections to `url`, their statements kept prepared if `prepared`; checked with a first statement. */
+const poolOf = (url: string, prepared: boolean) =>
   Effect.acquireRelease(
     Effect.sync(() => {
       const pool = new pg.Pool({
@@ -34,7 +37,7 @@ const poolOf = (url: string) =>
       })
       // A connection that fails while idle leaves the pool; the next statement that needs one opens another.
       pool.on("error", () => {})
-      pool.on("connect", keepPrepared)
+      if (prepared) pool.on("connect", keepPrepared)
       return pool
     }),
     (pool) => Effect.promise(() => pool.end()).pipe(Effect.timeoutOption("1 second"))
