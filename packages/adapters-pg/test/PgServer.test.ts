@@ -36,18 +36,25 @@ if (serverUrl !== undefined) {
             const before = (yield* sql.unsafe<{ readonly n: number }>(
               "SELECT count(*)::int AS n FROM pg_prepared_statements"
             ))[0]!.n
-            // A text this connection has not sent before.
-            yield* sql`SELECT id FROM items WHERE id = ${1} AND title <> ${"never sent before"}`
+            // A text this connection has not sent before: unprepared on its first run, prepared on its second.
+            const fresh = sql`SELECT id FROM items WHERE id = ${1} AND title <> ${"never sent before"}`
+            yield* fresh
+            const once = (yield* prepared)[0]!.n
+            yield* fresh
             const withRead = (yield* prepared)[0]!.n
             // More texts than are kept: the oldest are closed and prepared again when they come back.
-            for (let k = 0; k < PREPARED_PER_CONNECTION + 20; k++) {
-              const rows = yield* sql<{ readonly v: number }>`SELECT ${k}::int + ${k % 7}::int AS v${sql.literal(String(k))}`
-              expect(rows).toEqual([{ [`v${k}`]: k + (k % 7) }])
+            for (let k = 0; k < PREPARED_PER_CONNECTION + 40; k++) {
+              for (let run = 0; run < 2; run++) {
+                const rows = yield* sql<{ readonly v: number }>`SELECT ${k}::int + ${k % 7}::int AS v${sql.literal(String(k))}`
+                expect(rows).toEqual([{ [`v${k}`]: k + (k % 7) }])
+              }
             }
             expect(yield* read(2)).toHaveLength(1)
-            return { before, withRead, after: (yield* prepared)[0]!.n }
+            return { before, once, withRead, after: (yield* prepared)[0]!.n }
           }))
-          expect(kept.withRead).toBeGreaterThan(kept.before)
+          expect(kept.once).toBe(kept.before)
+          expect(kept.withRead).toBe(kept.before + 1)
+          expect(kept.after).toBeGreaterThan(PREPARED_PER_CONNECTION - 40)
           expect(kept.after).toBeLessThanOrEqual(PREPARED_PER_CONNECTION)
 
           // A kept statement over a table whose shape changes is prepared again, inside the transaction that changes it.

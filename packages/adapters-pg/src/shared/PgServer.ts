@@ -55,8 +55,11 @@ const poolOf = (url: string, prepared: boolean) =>
     )
   )
 
-/** How many statements one connection keeps prepared; past that, the least recently used is closed. */
+/** How many statements one connection keeps prepared; past that, the least recently used are closed. */
 export const PREPARED_PER_CONNECTION = 256
+
+/** How many of the least recently used statements are closed at once, in one round trip, when the kept are full. */
+const CLOSED_AT_ONCE = 32
 
 /** A statement that may change a table's shape: a kept statement reading that table would fail with the old one. */
 const SHAPE_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\s/i
@@ -64,24 +67,35 @@ const SHAPE_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\s/i
 type Callback = (error: Error | null, result?: unknown) => void
 type Query = (config: unknown, values?: unknown, callback?: Callback) => unknown
 
+/** Marks `key` as the most recently used of `map`. */
+const touch = <V>(map: Map<string, V>, key: string, value: V) => {
+  map.delete(key)
+  map.set(key, value)
+}
+
 /**
  * Keeps the statements a connection sends with parameters prepared, by their text, so that PostgreSQL parses and
  * analyzes each once per connection rather than on every run, and may keep its plan (node-postgres prepares a query
- * that has a `name`). At most PREPARED_PER_CONNECTION are kept, the least recently used closed past that. Before a
- * statement that may change a table's shape, the connection closes them all. A kept statement that fails because a
- * table changed shape under it (on another connection or server: SQLSTATE 0A000) is closed, so its next run prepares it
- * again (and, outside a transaction, is run once more unprepared, so the caller sees no failure). Statements without
- * parameters, and queries given as objects, are sent as they are.
+ * that has a `name`). A text is prepared on its second run, so one-off texts (an `IN` list of a rare length) do not
+ * crowd the kept ones out. At most PREPARED_PER_CONNECTION are kept; past that the least recently used are closed,
+ * CLOSED_AT_ONCE in one round trip. Before a statement that may change a table's shape, the connection closes them
+ * all. A kept statement that fails because a table changed shape under it (on another connection or server:
+ * SQLSTATE 0A000) is closed, so that its next run prepares it again, and is run once more unprepared: outside a
+ * transaction the caller sees no failure. Statements without parameters, and queries given as objects, are sent as
+ * they are.
  */
 const keepPrepared = (client: pg.PoolClient) => {
   const send = client.query.bind(client) as Query
   const parsed = (client as unknown as { readonly connection: { parsedStatements: Record<string, string> } }).connection
+  /** Kept statements' names by text, least recently used first. */
   const names = new Map<string, string>()
+  /** Texts run once, unprepared, least recently seen first. */
+  const seen = new Map<string, true>()
   let made = 0
   // Each statement is sent once the one before it is answered, never queued behind it (which node-postgres deprecates).
-  const close = (name: string, then: () => void) =>
-    send(`DEALLOCATE ${name}`, undefined, () => {
-      delete parsed.parsedStatements[name]
+  const close = (closed: ReadonlyArray<string>, then: () => void) =>
+    send(closed.map((name) => `DEALLOCATE ${name}`).join("; "), undefined, () => {
+      for (const name of closed) delete parsed.parsedStatements[name]
       then()
     })
   const query: Query = (config, values, callback) => {
@@ -95,18 +109,24 @@ const keepPrepared = (client: pg.PoolClient) => {
       })
     }
     let name = names.get(config)
-    let evicted: string | undefined
+    const closed: Array<string> = []
     if (name === undefined) {
+      if (!seen.has(config)) {
+        touch(seen, config, true)
+        if (seen.size > PREPARED_PER_CONNECTION) seen.delete(seen.keys().next().value as string)
+        return send(config, values, callback)
+      }
+      seen.delete(config)
       name = `octavo_${made++}`
       if (names.size >= PREPARED_PER_CONNECTION) {
-        const [oldest, oldName] = names.entries().next().value as [string, string]
-        names.delete(oldest)
-        evicted = oldName
+        for (const [text, oldName] of names) {
+          if (closed.length === CLOSED_AT_ONCE) break
+          names.delete(text)
+          closed.push(oldName)
+        }
       }
-    } else {
-      names.delete(config)
     }
-    names.set(config, name)
+    touch(names, config, name)
     const kept = name
     const run = () =>
       send({ name: kept, text: config, values }, undefined, (error, result) => {
@@ -116,9 +136,9 @@ const keepPrepared = (client: pg.PoolClient) => {
         // A table changed shape under the kept plan: close it and run the text once more, unprepared. Inside a
         // transaction the failure has aborted it, so that run fails too, and the first error is the answer.
         names.delete(config)
-        close(kept, () => send(config, values, (again, rows) => again === null ? callback(null, rows) : callback(error, result)))
+        close([kept], () => send(config, values, (again, rows) => again === null ? callback(null, rows) : callback(error, result)))
       })
-    return evicted === undefined ? run() : close(evicted, run)
+    return closed.length === 0 ? run() : close(closed, run)
   }
   ;(client as unknown as { query: Query }).query = query
 }
