@@ -31,6 +31,7 @@ import { createServer } from "node:http"
 import { ListOf, PageQuery } from "../src/shared/Common.js"
 import { Unauthorized } from "../src/shared/Errors.js"
 import { SpaceObject } from "../src/spaces/Wire.js"
+import { ALL_PERMISSIONS, NO_COUNTS } from "./peerShape.js"
 
 class FloorAuthentication extends HttpApiMiddleware.Tag<FloorAuthentication>()("FloorAuthentication", {
   failure: Unauthorized,
@@ -89,22 +90,8 @@ const present = (row: typeof SpaceRow.Type): typeof SpaceObject.Type => ({
   ...(row.parent_id === null ? {} : { parent: row.parent_id }),
   revision: row.revision as typeof SpaceObject.Type.revision,
   defaultLevel: row.default_level,
-  comments: 0,
-  changeRequests: 0,
-  changeRequestsOpen: 0,
-  changeRequestsDraft: 0,
-  permissions: {
-    view: true,
-    access: true,
-    admin: true,
-    viewInviteLinks: true,
-    edit: true,
-    triggerGitSync: true,
-    comment: true,
-    merge: true,
-    review: true,
-    installIntegration: true
-  }
+  ...NO_COUNTS,
+  permissions: ALL_PERMISSIONS
 })
 
 const benchUser = {

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto"
 import Fastify from "fastify"
 import pg from "pg"
+import { ALL_PERMISSIONS, NO_COUNTS } from "./peerShape.js"
 
 interface SpaceRow {
   readonly id: string
@@ -43,22 +44,8 @@ const start = async () => {
     parent: row.parent_id,
     revision: row.revision,
     defaultLevel: row.default_level,
-    comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
-    permissions: {
-      view: true,
-      access: true,
-      admin: true,
-      viewInviteLinks: true,
-      edit: true,
-      triggerGitSync: true,
-      comment: true,
-      merge: true,
-      review: true,
-      installIntegration: true
-    }
+    ...NO_COUNTS,
+    permissions: ALL_PERMISSIONS
   })
 
   const failure = (code: number, message: string) => ({ error: { code, message } })

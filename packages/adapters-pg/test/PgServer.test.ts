@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { PgServerClient, PgServerClientInFreshSchema, PREPARED_PER_CONNECTION, withSearchPath } from "../src/shared/PgServer.js"
-import { serverUrl } from "./helpers.js"
+import { itemsTable, refusalsLeaveItemsUsable, serverUrl } from "./helpers.js"
 
 if (serverUrl !== undefined) {
   const url = serverUrl
@@ -12,14 +12,7 @@ if (serverUrl !== undefined) {
       () =>
         Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
-          yield* sql`CREATE TABLE items (id integer PRIMARY KEY, title text NOT NULL, at timestamptz, tags jsonb, n int8)`
-          const at = new Date("2026-01-02T03:04:05.678Z")
-          for (let id = 1; id <= 3; id++) {
-            yield* sql`INSERT INTO items ${sql.insert({ id, title: `Item ${id}`, at, tags: JSON.stringify({ id }), n: 10 ** 12 + id })}`
-          }
-          const read = (id: number) => sql<Record<string, unknown>>`SELECT * FROM items WHERE id = ${id}`
-          // Without parameters a statement is sent as it is, unprepared.
-          const unprepared = (id: number) => sql.unsafe<Record<string, unknown>>(`SELECT * FROM items WHERE id = ${id}`)
+          const { at, read, unprepared } = yield* itemsTable(sql)
           const prepared = sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`
           // The same text many times over, each run with its own values; PostgreSQL's plan may go generic after five.
           for (let round = 0; round < 12; round++) {
@@ -65,17 +58,7 @@ if (serverUrl !== undefined) {
           }))
           expect(changed).toEqual([{ id: 1, title: "Item 1", at, tags: { id: 1 }, n: String(10 ** 12 + 1), extra: "x" }])
 
-          // A refused statement fails as before and the connection goes on.
-          const duplicate = yield* Effect.flip(sql`INSERT INTO items (id, title) VALUES (${1}, ${"again"})`)
-          expect((duplicate.cause as { code?: string }).code).toBe("23505")
-          const failed = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
-            yield* sql`UPDATE items SET title = ${"changed"} WHERE id = ${2}`
-            return yield* sql`INSERT INTO items (id, title) VALUES (${3}, ${"again"})`
-          })))
-          expect(Exit.isFailure(failed)).toBe(true)
-          expect(yield* read(2)).toMatchObject([{ title: "Item 2" }])
-          expect(yield* sql`UPDATE items SET title = ${"changed"} WHERE id = ${2}`).toEqual([])
-          expect(yield* read(2)).toMatchObject([{ title: "changed" }])
+          yield* refusalsLeaveItemsUsable(sql)
         }).pipe(Effect.provide(Layer.orDie(PgServerClientInFreshSchema(url)))),
       30_000
     )

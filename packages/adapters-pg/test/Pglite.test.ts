@@ -6,6 +6,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgliteClient } from "../src/shared/index.js"
 import { PREPARED_STATEMENTS } from "../src/shared/Pglite.js"
+import { itemsTable, refusalsLeaveItemsUsable } from "./helpers.js"
 
 const count = (sql: SqlClient.SqlClient, table: "counter" | "items") =>
   Effect.map(sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM ${sql(table)}`, (rows) => rows[0]?.n)
@@ -14,14 +15,8 @@ describe("PgliteClient", () => {
   it.live("keeps statements prepared: answers and errors as PGlite's own query gives them, past the kept number and a change of shape", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* sql`CREATE TABLE items (id integer PRIMARY KEY, title text NOT NULL, at timestamptz, tags jsonb, n int8)`
-      const at = new Date("2026-01-02T03:04:05.678Z")
-      for (let id = 1; id <= 3; id++) {
-        yield* sql`INSERT INTO items ${sql.insert({ id, title: `Item ${id}`, at, tags: JSON.stringify({ id }), n: 10 ** 12 + id })}`
-      }
-      const read = (id: number) => sql<Record<string, unknown>>`SELECT * FROM items WHERE id = ${id}`
       // Without parameters a statement goes through PGlite's own query, unprepared.
-      const unprepared = (id: number) => sql.unsafe<Record<string, unknown>>(`SELECT * FROM items WHERE id = ${id}`)
+      const { at, read, unprepared } = yield* itemsTable(sql)
       // The same text many times over: bound and run again, with each run's own values.
       for (let round = 0; round < 12; round++) {
         const id = (round % 3) + 1
@@ -45,17 +40,7 @@ describe("PgliteClient", () => {
         return yield* read(1)
       }))
       expect(changed).toEqual([{ id: 1, title: "Item 1", at, tags: { id: 1 }, n: 10 ** 12 + 1, extra: "x" }])
-      // A refused statement fails as before and the connection goes on.
-      const duplicate = yield* Effect.flip(sql`INSERT INTO items (id, title) VALUES (${1}, ${"again"})`)
-      expect((duplicate.cause as { code?: string }).code).toBe("23505")
-      const failed = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
-        yield* sql`UPDATE items SET title = ${"changed"} WHERE id = ${2}`
-        return yield* sql`INSERT INTO items (id, title) VALUES (${3}, ${"again"})`
-      })))
-      expect(Exit.isFailure(failed)).toBe(true)
-      expect(yield* read(2)).toMatchObject([{ title: "Item 2" }])
-      expect(yield* sql`UPDATE items SET title = ${"changed"} WHERE id = ${2}`).toEqual([])
-      expect(yield* read(2)).toMatchObject([{ title: "changed" }])
+      yield* refusalsLeaveItemsUsable(sql)
     }).pipe(Effect.provide(PgliteClient({}))))
 
   it.live("runs concurrent transactions one after the other, losing no update", () =>

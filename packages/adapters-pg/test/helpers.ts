@@ -1,7 +1,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import { expect } from "@effect/vitest"
 import { type Keyset, type Page, type PageRequest, type StoragePorts } from "@octavo/domain"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Exit, Layer, Option } from "effect"
 import { PgliteClient, PgServerClientInFreshSchema } from "../src/shared/index.js"
 import { PgStorage } from "../src/PgStorage.js"
 
@@ -26,6 +26,38 @@ export const sqlClients: ReadonlyArray<readonly [name: string, make: () => Layer
   ["PGlite", () => PgliteClient({})],
   ...(serverUrl === undefined ? [] : [["Postgres server", () => Layer.orDie(PgServerClientInFreshSchema(serverUrl))] as const])
 ]
+
+/** A table `items` of three rows with a date, a jsonb and an int8 column; reads of one row, with and without parameters. */
+export const itemsTable = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    yield* sql`CREATE TABLE items (id integer PRIMARY KEY, title text NOT NULL, at timestamptz, tags jsonb, n int8)`
+    const at = new Date("2026-01-02T03:04:05.678Z")
+    for (let id = 1; id <= 3; id++) {
+      yield* sql`INSERT INTO items ${sql.insert({ id, title: `Item ${id}`, at, tags: JSON.stringify({ id }), n: 10 ** 12 + id })}`
+    }
+    return {
+      at,
+      read: (id: number) => sql<Record<string, unknown>>`SELECT * FROM items WHERE id = ${id}`,
+      /** Without parameters a statement is sent as it is, unprepared. */
+      unprepared: (id: number) => sql.unsafe<Record<string, unknown>>(`SELECT * FROM items WHERE id = ${id}`)
+    }
+  })
+
+/** On `itemsTable`'s rows: a refused statement fails as before, a failed transaction rolls back, and the client goes on. */
+export const refusalsLeaveItemsUsable = (sql: SqlClient.SqlClient) =>
+  Effect.gen(function*() {
+    const read = (id: number) => sql<Record<string, unknown>>`SELECT * FROM items WHERE id = ${id}`
+    const duplicate = yield* Effect.flip(sql`INSERT INTO items (id, title) VALUES (${1}, ${"again"})`)
+    expect((duplicate.cause as { code?: string }).code).toBe("23505")
+    const failed = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
+      yield* sql`UPDATE items SET title = ${"changed"} WHERE id = ${2}`
+      return yield* sql`INSERT INTO items (id, title) VALUES (${3}, ${"again"})`
+    })))
+    expect(Exit.isFailure(failed)).toBe(true)
+    expect(yield* read(2)).toMatchObject([{ title: "Item 2" }])
+    expect(yield* sql`UPDATE items SET title = ${"changed"} WHERE id = ${2}`).toEqual([])
+    expect(yield* read(2)).toMatchObject([{ title: "changed" }])
+  })
 
 /** Walks every page of a list from the start and checks each one against the reference. */
 export const walkPages = <A>(
