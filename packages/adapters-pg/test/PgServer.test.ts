@@ -1,7 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { PgServerClient, PgServerClientInFreshSchema, PREPARED_PER_CONNECTION, withSearchPath } from "../src/shared/PgServer.js"
+import { KEPT_STATEMENTS } from "../src/shared/KeptStatements.js"
+import { PgServerClient, PgServerClientInFreshSchema, withSearchPath } from "../src/shared/PgServer.js"
 import { itemsTable, refusalsLeaveItemsUsable, serverUrl } from "./helpers.js"
 
 if (serverUrl !== undefined) {
@@ -36,7 +37,7 @@ if (serverUrl !== undefined) {
             yield* fresh
             const withRead = (yield* prepared)[0]!.n
             // More texts than are kept: the oldest are closed and prepared again when they come back.
-            for (let k = 0; k < PREPARED_PER_CONNECTION + 40; k++) {
+            for (let k = 0; k < KEPT_STATEMENTS + 40; k++) {
               for (let run = 0; run < 2; run++) {
                 const rows = yield* sql<{ readonly v: number }>`SELECT ${k}::int + ${k % 7}::int AS v${sql.literal(String(k))}`
                 expect(rows).toEqual([{ [`v${k}`]: k + (k % 7) }])
@@ -47,8 +48,8 @@ if (serverUrl !== undefined) {
           }))
           expect(kept.once).toBe(kept.before)
           expect(kept.withRead).toBe(kept.before + 1)
-          expect(kept.after).toBeGreaterThan(PREPARED_PER_CONNECTION - 40)
-          expect(kept.after).toBeLessThanOrEqual(PREPARED_PER_CONNECTION)
+          expect(kept.after).toBeGreaterThan(KEPT_STATEMENTS - 40)
+          expect(kept.after).toBeLessThanOrEqual(KEPT_STATEMENTS)
 
           // A kept statement over a table whose shape changes is prepared again, inside the transaction that changes it.
           const changed = yield* sql.withTransaction(Effect.gen(function*() {

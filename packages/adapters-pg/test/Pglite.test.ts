@@ -5,7 +5,7 @@ import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PgliteClient } from "../src/shared/index.js"
-import { PREPARED_STATEMENTS } from "../src/shared/Pglite.js"
+import { KEPT_STATEMENTS } from "../src/shared/KeptStatements.js"
 import { itemsTable, refusalsLeaveItemsUsable } from "./helpers.js"
 
 const count = (sql: SqlClient.SqlClient, table: "counter" | "items") =>
@@ -27,7 +27,7 @@ describe("PgliteClient", () => {
       expect(yield* read(99)).toEqual([])
       expect(yield* sql`SELECT ${null}::text AS nothing, ${true}::boolean AS yes`.values).toEqual([[null, true]])
       // More texts than are kept: the oldest are closed and prepared again when they come back.
-      for (let k = 0; k < PREPARED_STATEMENTS + 20; k++) {
+      for (let k = 0; k < KEPT_STATEMENTS + 20; k++) {
         expect(yield* sql<{ readonly v: number }>`SELECT ${k}::int + ${k % 7}::int AS v, ${String(k)} AS k${sql.literal(String(k))}`)
           .toEqual([
             { v: k + (k % 7), [`k${k}`]: String(k) }

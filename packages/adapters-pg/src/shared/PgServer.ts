@@ -3,6 +3,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { Effect, Layer } from "effect"
 import pg from "pg"
+import { keptStatements } from "./KeptStatements.js"
 
 /** The url with `-c name=value` after the options its connections start with, so that it wins. */
 const withSetting = (url: string, name: string, value: string): string => {
@@ -55,42 +56,26 @@ const poolOf = (url: string, prepared: boolean) =>
     )
   )
 
-/** How many statements one connection keeps prepared; past that, the least recently used are closed. */
-export const PREPARED_PER_CONNECTION = 256
-
 /** How many of the least recently used statements are closed at once, in one round trip, when the kept are full. */
 const CLOSED_AT_ONCE = 32
-
-/** A statement that may change a table's shape: a kept statement reading that table would fail with the old one. */
-const SHAPE_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\s/i
 
 type Callback = (error: Error | null, result?: unknown) => void
 type Query = (config: unknown, values?: unknown, callback?: Callback) => unknown
 
-/** Marks `key` as the most recently used of `map`. */
-const touch = <V>(map: Map<string, V>, key: string, value: V) => {
-  map.delete(key)
-  map.set(key, value)
-}
-
 /**
- * Keeps the statements a connection sends with parameters prepared, by their text, so that PostgreSQL parses and
- * analyzes each once per connection rather than on every run, and may keep its plan (node-postgres prepares a query
- * that has a `name`). A text is prepared on its second run, so one-off texts (an `IN` list of a rare length) do not
- * crowd the kept ones out. At most PREPARED_PER_CONNECTION are kept; past that the least recently used are closed,
- * CLOSED_AT_ONCE in one round trip. Before a statement that may change a table's shape, the connection closes them
- * all. A kept statement that fails because a table changed shape under it (on another connection or server:
- * SQLSTATE 0A000) is closed, so that its next run prepares it again, and is run once more unprepared: outside a
- * transaction the caller sees no failure. Statements without parameters, and queries given as objects, are sent as
- * they are.
+ * Keeps the statements a connection sends with parameters prepared, by their text (`keptStatements`: from a text's
+ * second run, at most KEPT_STATEMENTS, CLOSED_AT_ONCE closed in one round trip past that), so that PostgreSQL parses
+ * and analyzes each once per connection rather than on every run, and may keep its plan (node-postgres prepares a
+ * query that has a `name`). Before a statement that may change a table's shape, the connection closes them all. A
+ * kept statement that fails because a table changed shape under it (on another connection or server: SQLSTATE 0A000)
+ * is closed, so that its next run prepares it again, and is run once more unprepared: outside a transaction the
+ * caller sees no failure. Statements without parameters, and queries given as objects, are sent as they are.
  */
 const keepPrepared = (client: pg.PoolClient) => {
   const send = client.query.bind(client) as Query
   const parsed = (client as unknown as { readonly connection: { parsedStatements: Record<string, string> } }).connection
-  /** Kept statements' names by text, least recently used first. */
-  const names = new Map<string, string>()
-  /** Texts run once, unprepared, least recently seen first. */
-  const seen = new Map<string, true>()
+  /** Statement names by text. */
+  const kept = keptStatements<string>({ preparedOnRun: 2, closedAtOnce: CLOSED_AT_ONCE })
   let made = 0
   // Each statement is sent once the one before it is answered, never queued behind it (which node-postgres deprecates).
   const close = (closed: ReadonlyArray<string>, then: () => void) =>
@@ -101,42 +86,28 @@ const keepPrepared = (client: pg.PoolClient) => {
   const query: Query = (config, values, callback) => {
     if (typeof config !== "string" || typeof callback !== "function") return send(config, values, callback)
     if (!Array.isArray(values) || values.length === 0) {
-      if (names.size === 0 || !SHAPE_CHANGE.test(config)) return send(config, values, callback)
-      names.clear()
+      if (!kept.forgetBeforeShapeChange(config)) return send(config, values, callback)
       return send("DEALLOCATE ALL", undefined, () => {
         parsed.parsedStatements = {}
         send(config, values, callback)
       })
     }
-    let name = names.get(config)
-    const closed: Array<string> = []
+    let name = kept.find(config)
+    let closed: ReadonlyArray<string> = []
     if (name === undefined) {
-      if (!seen.has(config)) {
-        touch(seen, config, true)
-        if (seen.size > PREPARED_PER_CONNECTION) seen.delete(seen.keys().next().value as string)
-        return send(config, values, callback)
-      }
-      seen.delete(config)
+      if (!kept.due(config)) return send(config, values, callback)
       name = `octavo_${made++}`
-      if (names.size >= PREPARED_PER_CONNECTION) {
-        for (const [text, oldName] of names) {
-          if (closed.length === CLOSED_AT_ONCE) break
-          names.delete(text)
-          closed.push(oldName)
-        }
-      }
+      closed = kept.keep(config, name)
     }
-    touch(names, config, name)
-    const kept = name
+    const statement = name
     const run = () =>
-      send({ name: kept, text: config, values }, undefined, (error, result) => {
-        if (error === null || (error as { readonly code?: string }).code !== "0A000" || names.get(config) !== kept) {
+      send({ name: statement, text: config, values }, undefined, (error, result) => {
+        if (error === null || (error as { readonly code?: string }).code !== "0A000" || !kept.forget(config, statement)) {
           return callback(error, result)
         }
         // A table changed shape under the kept plan: close it and run the text once more, unprepared. Inside a
         // transaction the failure has aborted it, so that run fails too, and the first error is the answer.
-        names.delete(config)
-        close([kept], () => send(config, values, (again, rows) => again === null ? callback(null, rows) : callback(error, result)))
+        close([statement], () => send(config, values, (again, rows) => again === null ? callback(null, rows) : callback(error, result)))
       })
     return closed.length === 0 ? run() : close(closed, run)
   }

@@ -10,6 +10,7 @@ import { join } from "node:path"
 import { parse, PGlite, type PGliteOptions as Options, protocol, type QueryOptions, type Results } from "@electric-sql/pglite"
 import { Effect, Layer, Stream } from "effect"
 import { acquireDataDirLock, directoryOnDisk } from "./DataDirLock.js"
+import { keptStatements } from "./KeptStatements.js"
 
 export interface PgliteOptions {
   /** Where PGlite keeps its files; undefined keeps the database in memory. */
@@ -88,9 +89,6 @@ const afterTurn = async <A>(f: () => Promise<A>): Promise<A> => {
   }
 }
 
-/** How many statements stay prepared on PGlite's one connection; past it the least recently used is closed. */
-export const PREPARED_STATEMENTS = 256
-
 type BackendMessage = Awaited<ReturnType<PGlite["execProtocolStream"]>>[number]
 
 interface Prepared {
@@ -109,8 +107,8 @@ interface Prepared {
  */
 const preparedStatements = (db: PGlite) => {
   const { serialize } = protocol
-  /** Least recently used first. */
-  const kept = new Map<string, Prepared>()
+  /** At most KEPT_STATEMENTS; past that the least recently used is closed. */
+  const kept = keptStatements<Prepared>({ preparedOnRun: 1, closedAtOnce: 1 })
   let made = 0
 
   const exchange = (parts: ReadonlyArray<Uint8Array>) =>
@@ -124,10 +122,7 @@ const preparedStatements = (db: PGlite) => {
       paramTypes: parse.parseDescribeStatementResults(answer),
       description: answer.filter((message) => message.name === "rowDescription")
     }
-    kept.set(sql, prepared)
-    if (kept.size > PREPARED_STATEMENTS) {
-      const [oldest, statement] = kept.entries().next().value as [string, Prepared]
-      kept.delete(oldest)
+    for (const statement of kept.keep(sql, prepared)) {
       await exchange([serialize.close({ type: "S", name: statement.name }), serialize.sync()])
     }
     return prepared
@@ -135,12 +130,7 @@ const preparedStatements = (db: PGlite) => {
 
   /** Runs `sql`, prepared the first time it comes. */
   const query = async <A>(sql: string, params: ReadonlyArray<unknown>, options: QueryOptions = {}): Promise<Results<A>> => {
-    let statement = kept.get(sql)
-    if (statement === undefined) statement = await prepare(sql)
-    else {
-      kept.delete(sql)
-      kept.set(sql, statement)
-    }
+    const statement = kept.find(sql) ?? await prepare(sql)
     const values = params.map((value, i) => {
       if (value === null || value === undefined) return null
       const serializer = db.serializers[statement.paramTypes[i] ?? 0]
@@ -160,15 +150,11 @@ const preparedStatements = (db: PGlite) => {
    * statement inside a transaction could not recover from (its error would abort the transaction).
    */
   const afterUnprepared = async (sql: string) => {
-    if (kept.size === 0 || !SCHEMA_CHANGE.test(sql)) return
-    kept.clear()
-    await db.exec("DEALLOCATE ALL")
+    if (kept.forgetBeforeShapeChange(sql)) await db.exec("DEALLOCATE ALL")
   }
 
   return { query, afterUnprepared }
 }
-
-const SCHEMA_CHANGE = /\b(?:CREATE|ALTER|DROP|TRUNCATE)\s/i
 
 /**
  * A SqlClient over embedded PGlite. PGlite has a single connection, so a semaphore serializes
