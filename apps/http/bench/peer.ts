@@ -4,11 +4,11 @@
  * `BENCH_EMBEDDED` is not `0`, on a new embedded data directory; seeds one organization with a collection of 100
  * spaces through the API; copies those spaces into the peer's own tables (bench/peerServer.ts: Fastify and `pg`,
  * token lookup by SHA-256, then the rows, no membership check); then runs autocannon against each in turn, A B A B,
- * for `BENCH_ROUNDS` rounds (3) of `BENCH_SECONDS` (10) at `BENCH_CONNECTIONS` (32). A third server, the framework floor
- * (bench/floorServer.ts), answers the same requests on Octavo's HTTP stack with its wire schemas but no storage, no
- * rules and no log, from the same spaces held in memory: the ceiling of any server on that stack. Prints, per request
- * and server, requests a second, p50 and p99 latency, the server process's CPU per request (from /proc, so Linux), and
- * the ratios.
+ * for `BENCH_ROUNDS` rounds (3) of `BENCH_SECONDS` (10) at `BENCH_CONNECTIONS` (32). Two floors (bench/floorServer.ts)
+ * answer the same requests on Octavo's HTTP stack with its wire schemas but no rules and no log: the framework floor
+ * from the same spaces held in memory, with no statement, and the peer's own statements on the peer's tables, sent
+ * through `@effect/sql-pg`. Prints, per request and server, requests a second, p50 and p99 latency, the server
+ * process's CPU per request (from /proc, so Linux), and the ratios.
  * Run with `pnpm bench:peer`; the load generator shares the machine's cores with the servers.
  */
 import { type ChildProcess, spawn } from "node:child_process"
@@ -115,7 +115,7 @@ const startPeer = (url: string): Target => {
 const startFloor = (dir: string, seeded: Seeded, database?: string): Target => {
   const port = 20000 + Math.floor(Math.random() * 20000)
   const spacesFile = join(dir, "floor-spaces.json")
-  writeFileSync(spacesFile, JSON.stringify(seeded.spaces))
+  if (database === undefined) writeFileSync(spacesFile, JSON.stringify(seeded.spaces))
   const child = spawn(process.execPath, [fileURLToPath(new URL("./floorServer.js", import.meta.url))], {
     env: {
       ...process.env,
