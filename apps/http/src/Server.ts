@@ -30,8 +30,8 @@ import {
 import { Cause, Clock, Duration, Effect, Layer, Option, Predicate, Redacted, Schedule } from "effect"
 import { OctavoApi } from "./Api.js"
 import { docsRoute } from "./Docs.js"
-import { CommentsHandlers } from "./comments/index.js"
-import { ContentHandlers } from "./content/index.js"
+import { CommentsHandlers, openCommentFields } from "./comments/index.js"
+import { changeRequestFields, ContentHandlers } from "./content/index.js"
 import { HealthHandlers } from "./health/index.js"
 import { IdentityHandlers } from "./identity/index.js"
 import { ImportsHandlers } from "./imports/index.js"
@@ -48,15 +48,15 @@ import {
   retryAfterSeconds
 } from "./shared/RateLimit.js"
 import { Authentication, bearerToken, tokenRequired } from "./shared/Security.js"
-import { SitesHandlers } from "./sites/index.js"
+import { publishedFields, SitesHandlers } from "./sites/index.js"
 import { InsightsHandlers } from "./insights/index.js"
 import { OpenAPIHandlers, specBodyRoutes } from "./openapi/index.js"
 import { IntegrationsHandlers, largeBodyRoutes, SecretBoxLive } from "./integrations/index.js"
-import { SpacesHandlers } from "./spaces/index.js"
+import { SpacesHandlers, SpaceWireFields } from "./spaces/index.js"
 import { CertificatesLive, SsoHandlers } from "./sso/index.js"
 import { TranslationsHandlers } from "./translations/index.js"
 import { type GitCliOptions, GitRepositoriesLive } from "./gitsync/GitCli.js"
-import { GitSyncHandlers, ServerInstanceLive } from "./gitsync/index.js"
+import { gitSyncFields, GitSyncHandlers, ServerInstanceLive } from "./gitsync/index.js"
 import { AppRoutes, ReaderRoutes, SessionKey, sessionKeyOf } from "./reader/index.js"
 import { UserAgentsLive } from "./insights/UserAgents.js"
 import { VisitorTokensLive } from "./insights/VisitorTokens.js"
@@ -376,7 +376,9 @@ const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
     OpenAPIHandlers,
     GitSyncHandlers
   ]),
-  Layer.provide(AuthenticationLive)
+  Layer.provide(AuthenticationLive),
+  // What later contexts show on spaces, each from its own folder.
+  Layer.provide(Layer.succeed(SpaceWireFields, [changeRequestFields, openCommentFields, publishedFields, gitSyncFields]))
 )
 
 export interface ServerOptions {

@@ -1,4 +1,4 @@
-import { ReadTogetherOneByOne, type StoragePorts } from "@octavo/domain"
+import { ReadsOneByOne, type StoragePorts } from "@octavo/domain"
 import { Layer } from "effect"
 import { MemoryComments } from "./comments/index.js"
 import { MemoryContent } from "./content/index.js"
@@ -32,9 +32,9 @@ export { MemoryTranslations } from "./translations/index.js"
 
 /**
  * Every storage port, in memory: one line per context, and the reads of several contexts at once
- * (`ReadTogether`), made of each in turn. Each build of the layer starts empty.
+ * (`ReadsOneByOne`), made of each in turn. Each build of the layer starts empty.
  */
-export const MemoryStorage: Layer.Layer<StoragePorts> = ReadTogetherOneByOne.pipe(Layer.provideMerge(Layer.mergeAll(
+export const MemoryStorage: Layer.Layer<StoragePorts> = ReadsOneByOne.pipe(Layer.provideMerge(Layer.mergeAll(
   MemoryShared,
   MemoryIdentity,
   MemoryOrganizations,

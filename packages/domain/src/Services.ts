@@ -1,8 +1,14 @@
 import { Layer } from "effect"
-import { CommentsServices } from "./comments/index.js"
-import { ContentServices } from "./content/index.js"
+import {
+  ChangeRequestViewFactsOneByOne,
+  CommentsServices,
+  CommentViewFactsOneByOne,
+  OpenCommentsFact,
+  SpaceCommentReadsOneByOne
+} from "./comments/index.js"
+import { ChangeRequestCountsFact, ContentServices, SpaceChangeRequestReadsOneByOne } from "./content/index.js"
 import { IdentityServices } from "./identity/index.js"
-import { GitSyncServices } from "./gitsync/index.js"
+import { GitSyncFact, GitSyncServices, RevisionGitReadsOneByOne, RevisionOriginsLive } from "./gitsync/index.js"
 import { ImportsServices } from "./imports/index.js"
 import { InsightsServices } from "./insights/index.js"
 import { IntegrationsServices } from "./integrations/index.js"
@@ -11,19 +17,47 @@ import { OrganizationsServices } from "./organizations/index.js"
 import { ReaderServices } from "./reader/index.js"
 import { SearchAnswers, SearchServices } from "./search/index.js"
 import { SecretsLive } from "./shared/Secrets.js"
-import { SiteSpaceLifecycle, SitesServices } from "./sites/index.js"
-import { ReadTogetherAnswers } from "./ReadTogether.js"
-import { SpacesServices } from "./spaces/index.js"
+import {
+  PublishedPlaceFact,
+  SiteReadsOneByOne,
+  SiteSpaceLifecycle,
+  SitesServices,
+  SiteTreeReadsLive,
+  SiteTreeRowReadsOneByOne
+} from "./sites/index.js"
+import { spaceFactRowsOneByOne, spaceFactShows, SpacesServices } from "./spaces/index.js"
 import { SsoAnswers, SsoServices } from "./sso/index.js"
 import { TranslationsServices } from "./translations/index.js"
 
+/** What later contexts show on views of spaces, each declared in its own folder (spaces/Facts.ts). */
+export const spaceFacts = [ChangeRequestCountsFact, OpenCommentsFact, PublishedPlaceFact, GitSyncFact] as const
+
 /**
- * The ports an earlier context declares and a later one answers (counters, content that follows
- * a space, the index that follows content), each answer over those of the contexts after it.
+ * The reads of several contexts' storage that a storage may make in one round trip, as one that cannot answers them:
+ * each context's repositories in turn (each layer is in the folder of the context that declares or answers its port).
  */
-const Answers = Layer.mergeAll(SiteSpaceLifecycle, ReadTogetherAnswers, SsoAnswers).pipe(
-  Layer.provideMerge(SearchAnswers)
+export const ReadsOneByOne = Layer.mergeAll(
+  spaceFactRowsOneByOne(spaceFacts),
+  SiteTreeRowReadsOneByOne.pipe(Layer.provide(spaceFactRowsOneByOne(spaceFacts))),
+  RevisionGitReadsOneByOne,
+  SpaceChangeRequestReadsOneByOne,
+  SpaceCommentReadsOneByOne.pipe(Layer.provide(SpaceChangeRequestReadsOneByOne)),
+  ChangeRequestViewFactsOneByOne,
+  CommentViewFactsOneByOne,
+  SiteReadsOneByOne
 )
+
+/**
+ * The ports an earlier context declares and a later one answers (what views of spaces show, content that follows
+ * a space, the index that follows content, a revision's origin), each answer over those of the contexts after it.
+ */
+const Answers = Layer.mergeAll(
+  SiteSpaceLifecycle,
+  spaceFactShows(spaceFacts),
+  SiteTreeReadsLive.pipe(Layer.provide(spaceFactShows(spaceFacts))),
+  RevisionOriginsLive,
+  SsoAnswers
+).pipe(Layer.provideMerge(SearchAnswers))
 
 /** Every use case of the domain, each context's over those of the contexts before it, over the storage ports. */
 export const DomainServices = SitesServices.pipe(

@@ -11,15 +11,17 @@ import type { SearchPorts } from "./search/Ports.js"
 import type { SitesPorts } from "./sites/Ports.js"
 import type { CommentViewFacts, SpaceCommentReads } from "./comments/Ports.js"
 import type { ChangeRequestViewFacts, SpaceChangeRequestReads } from "./content/Ports.js"
-import type { RevisionGitReads, SiteTreeRowReads, SpaceFactReads } from "./ReadTogether.js"
+import type { RevisionGitReads } from "./gitsync/ForContent.js"
 import type { SiteReads } from "./sites/Ports.js"
+import type { SiteTreeRowReads } from "./sites/Reads.js"
+import type { SpaceFactRows } from "./spaces/Facts.js"
 import type { SpacesPorts } from "./spaces/Ports.js"
 import type { SsoPorts } from "./sso/Ports.js"
 import type { TranslationsPorts } from "./translations/Ports.js"
 
 /**
- * Everything a storage adapter provides, context by context, and the reads of several contexts at
- * once (`ReadTogether`): one Layer of these runs the whole domain.
+ * Everything a storage adapter provides, context by context, and the reads that take several contexts' rows at
+ * once (`ReadsOneByOne` answers them over the repositories): one Layer of these runs the whole domain.
  */
 export type StoragePorts =
   | UnitOfWork
@@ -36,7 +38,7 @@ export type StoragePorts =
   | OpenAPIPorts
   | IntegrationsPorts
   | GitSyncPorts
-  | SpaceFactReads
+  | SpaceFactRows
   | RevisionGitReads
   | SpaceChangeRequestReads
   | ChangeRequestViewFacts

@@ -8,3 +8,4 @@ import { ContentLive } from "./ContentHandlers.js"
 /** Content over HTTP: a space's revisions, pages, files and links, and change requests. */
 export const ContentGroups = OctavoBase.add(ContentApi).add(ChangeRequestsApi)
 export const ContentHandlers = Layer.mergeAll(ContentLive, ChangeRequestsLive)
+export { changeRequestFields } from "./ForSpaces.js"

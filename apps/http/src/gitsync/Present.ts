@@ -1,6 +1,36 @@
-import { gitSyncInfoOf, type GitSyncState } from "@octavo/domain"
-import { presentGitSync } from "../spaces/Present.js"
+import { GitSyncFact, gitSyncInfoOf, type GitSyncState, type SpaceGitSyncInfo } from "@octavo/domain"
+import type { SpaceFields } from "../spaces/Present.js"
 import type { GitSyncStateObject } from "./Wire.js"
+
+/** A space's Git Sync (GitBook's `GitSyncState`); it never held a credential. */
+export const presentGitSync = (spaceId: string, info: SpaceGitSyncInfo): GitSyncStateObject => ({
+  installationId: `space-${spaceId}`,
+  installationStatus: "active",
+  ...(info.installationProvider !== undefined ? { installationProvider: info.installationProvider } : {}),
+  ...(info.repoName !== undefined ? { repoName: info.repoName } : {}),
+  ...(info.url !== undefined ? { url: info.url } : {}),
+  updatedAt: info.updatedAt.toISOString(),
+  ...(info.operation !== undefined
+    ? {
+      operation: {
+        state: info.operation.state,
+        direction: info.operation.direction,
+        startedAt: info.operation.startedAt.toISOString(),
+        ...(info.operation.endedAt !== undefined ? { endedAt: info.operation.endedAt.toISOString() } : {}),
+        ...(info.operation.error !== undefined ? { error: info.operation.error } : {}),
+        ...(info.operation.revision !== undefined ? { revision: info.operation.revision } : {}),
+        ...(info.operation.commit !== undefined ? { commit: info.operation.commit } : {})
+      }
+    }
+    : {}),
+  operationTimeout: info.operationTimeout
+})
 
 /** A space's sync state on the wire, the same object as its `gitSync`. */
 export const presentGitSyncState = (state: GitSyncState): GitSyncStateObject => presentGitSync(state.spaceId, gitSyncInfoOf(state))
+
+/** A space's `gitSync`, once an operation or a `gitInfo` was recorded. */
+export const gitSyncFields: SpaceFields = (_, { facts, space }) => {
+  const info = facts.of(GitSyncFact, space.id)
+  return info === undefined ? {} : { gitSync: presentGitSync(space.id, info) }
+}

@@ -13,3 +13,4 @@ export const GitSyncHandlers = GitSyncLive
 
 /** This server's name among those sharing the storage: the host, and the port when main knows it. */
 export const ServerInstanceLive = (name: string | undefined) => Layer.succeed(ServerInstance, name ?? hostname())
+export { gitSyncFields } from "./Present.js"

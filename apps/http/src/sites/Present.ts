@@ -7,7 +7,8 @@ import type {
   SiteSpaceView,
   SiteView
 } from "@octavo/domain"
-import { presentSpace, siteAddress, withShareKey } from "../spaces/Present.js"
+import { presentSpace, type SpaceFields } from "../spaces/Present.js"
+import { siteAddress, withShareKey } from "./ForSpaces.js"
 import type {
   AdaptiveSchemaObject,
   PublishedContentSiteObject,
@@ -84,8 +85,8 @@ const customization = (title: string) => ({
 })
 
 /** Wire shapes of sites and what is under them, with absolute URLs from `base`. */
-export const sitePresenters = (base: string) => {
-  const space = presentSpace(base)
+export const sitePresenters = (base: string, spaceFields: ReadonlyArray<SpaceFields>) => {
+  const space = presentSpace(base, spaceFields)
 
   const siteLocation = (organizationId: string, siteId: string) => `${base}/v1/orgs/${organizationId}/sites/${siteId}`
   /** Where the instance serves the site itself: what a proxy forwards to. */

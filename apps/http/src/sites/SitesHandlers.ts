@@ -19,6 +19,7 @@ import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
 import { created, createdAs, type ListQuery, listOf, pageOf, PublicUrl } from "../shared/Handlers.js"
+import { SpaceWireFields } from "../spaces/Present.js"
 import { sitePresenters } from "./Present.js"
 import { ShareLinksApi } from "./ShareLinksApi.js"
 import { SitesApi } from "./SitesApi.js"
@@ -40,7 +41,7 @@ const sitePageOf = <A, B, E extends DomainError, R>(
 /** The domain and what the handlers of each group share. */
 const make = Effect.gen(function*() {
   const sites = yield* Sites
-  const present = sitePresenters(yield* PublicUrl)
+  const present = sitePresenters(yield* PublicUrl, yield* SpaceWireFields)
   /**
    * A site is named under its organization: under another one it does not exist. The use case's own
    * read of the site decides it (`inOrganization`), with no read of its own.

@@ -8,3 +8,4 @@ import { SiteStructureApi } from "./SiteStructureApi.js"
 /** Sites over HTTP: sites, their structure of site spaces, sections and groups, and their share links. */
 export const SitesGroups = OctavoBase.add(SitesApi).add(SiteStructureApi).add(ShareLinksApi)
 export const SitesHandlers = Layer.mergeAll(SitesLive, SiteStructureLive, ShareLinksLive)
+export { publishedFields } from "./ForSpaces.js"

@@ -5,13 +5,14 @@ import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
 import { createdAs, listOf, PublicUrl } from "../shared/Handlers.js"
 import { CollectionsApi } from "./CollectionsApi.js"
-import { presentCollection, presentSpace } from "./Present.js"
+import { presentCollection, presentSpace, SpaceWireFields } from "./Present.js"
 
 export const CollectionsLive = HttpApiBuilder.group(OctavoBase.add(CollectionsApi), "collections", (handlers) =>
   Effect.gen(function*() {
     const collections = yield* Collections
     const base = yield* PublicUrl
     const present = presentCollection(base)
+    const space = presentSpace(base, yield* SpaceWireFields)
     return handlers
       .handle("list", ({ path, urlParams }) => {
         const nested = urlParams.nested ?? true
@@ -28,7 +29,7 @@ export const CollectionsLive = HttpApiBuilder.group(OctavoBase.add(CollectionsAp
         domain(collections.update(path.collectionId, payload)).pipe(Effect.map(present)))
       .handle("spaces", ({ path, urlParams }) =>
         listOf(collectionSpacesListKey(path.collectionId), urlParams, (page) =>
-          collections.listSpaces(path.collectionId, page), presentSpace(base)))
+          collections.listSpaces(path.collectionId, page), space))
       .handle("move", ({ path, payload }) =>
         domain(collections.move(path.collectionId, payload)).pipe(Effect.map(present)))
       .handle("transfer", ({ path, payload }) =>

@@ -1,13 +1,6 @@
-import type {
-  CollectionView,
-  CustomField,
-  CustomFieldValueView,
-  PublishedPlace,
-  Role,
-  SpaceGitSyncInfo,
-  SpaceView
-} from "@octavo/domain"
-import type { CollectionObject, CustomFieldObject, GitSyncStateObject, SpaceObject } from "./Wire.js"
+import type { CollectionView, CustomField, CustomFieldValueView, Role, SpaceView } from "@octavo/domain"
+import { Context } from "effect"
+import type { CollectionObject, CustomFieldObject, SpaceObject } from "./Wire.js"
 
 export const presentCollection = (base: string) => ({ collection: c, permissions }: CollectionView): typeof CollectionObject.Type => ({
   object: "collection",
@@ -21,46 +14,22 @@ export const presentCollection = (base: string) => ({ collection: c, permissions
   permissions
 })
 
-/** A site's address for visitors: behind its proxy, else `/sites/<organization>/<site>` of this instance. */
-export const siteAddress = (
-  base: string,
-  place: { readonly proxy: string | null; readonly organization: string; readonly site: string }
-): string => (place.proxy !== null ? `https://${place.proxy}` : `${base}/sites/${place.organization}/${place.site}`)
+/** What a later context adds to GitBook's `Space` from what its fact shows of the space (a counter, a URL, `gitSync`). */
+export interface SpaceFieldsAdded extends Partial<Omit<typeof SpaceObject.Type, "urls">> {
+  readonly urls?: Partial<(typeof SpaceObject.Type)["urls"]>
+}
 
-/** A published URL that carries the share key the read was made with. */
-export const withShareKey = (url: string, key: string | undefined): string =>
-  key === undefined ? url : `${url}?share=${encodeURIComponent(key)}`
+/** A later context's fields on spaces, from a view of one (`view.facts`), with absolute URLs from `base`. */
+export type SpaceFields = (base: string, view: SpaceView) => SpaceFieldsAdded
 
-/** A published place's URL: the site's address, the site space's path, the share key. */
-export const publishedUrl = (base: string, place: PublishedPlace): string =>
-  withShareKey([siteAddress(base, place), ...place.path].join("/"), place.shareKey)
+/** The fields later contexts add to spaces on the wire, each from its own folder; the composition root lists them. */
+export class SpaceWireFields extends Context.Tag("@octavo/http/SpaceWireFields")<SpaceWireFields, ReadonlyArray<SpaceFields>>() {}
 
-/** A space's Git Sync (GitBook's `GitSyncState`); it never held a credential. */
-export const presentGitSync = (spaceId: string, info: SpaceGitSyncInfo): GitSyncStateObject => ({
-  installationId: `space-${spaceId}`,
-  installationStatus: "active",
-  ...(info.installationProvider !== undefined ? { installationProvider: info.installationProvider } : {}),
-  ...(info.repoName !== undefined ? { repoName: info.repoName } : {}),
-  ...(info.url !== undefined ? { url: info.url } : {}),
-  updatedAt: info.updatedAt.toISOString(),
-  ...(info.operation !== undefined
-    ? {
-      operation: {
-        state: info.operation.state,
-        direction: info.operation.direction,
-        startedAt: info.operation.startedAt.toISOString(),
-        ...(info.operation.endedAt !== undefined ? { endedAt: info.operation.endedAt.toISOString() } : {}),
-        ...(info.operation.error !== undefined ? { error: info.operation.error } : {}),
-        ...(info.operation.revision !== undefined ? { revision: info.operation.revision } : {}),
-        ...(info.operation.commit !== undefined ? { commit: info.operation.commit } : {})
-      }
-    }
-    : {}),
-  operationTimeout: info.operationTimeout
-})
-
-export const presentSpace =
-  (base: string) => ({ counts, gitSync, permissions, published, space: s }: SpaceView): typeof SpaceObject.Type => ({
+/** GitBook's `Space` of a view, with what `fields` (later contexts) add; nothing counted is 0. */
+export const presentSpace = (base: string, fields: ReadonlyArray<SpaceFields>) => (view: SpaceView): typeof SpaceObject.Type => {
+  const { permissions, space: s } = view
+  const added = fields.map((field) => field(base, view))
+  return {
     object: "space",
     id: s.id,
     title: s.title,
@@ -71,30 +40,32 @@ export const presentSpace =
     ...(s.deletedAt !== undefined ? { deletedAt: s.deletedAt } : {}),
     editMode: s.editMode,
     mergeRules: { type: "inherit" },
-    urls: {
-      location: `${base}/v1/spaces/${s.id}`,
-      app: `${base}/o/${s.organizationId}/s/${s.id}`,
-      ...(published !== undefined ? { published: publishedUrl(base, published) } : {}),
-      ...(s.icon !== undefined ? { icon: s.icon } : {})
-    },
     organization: s.organizationId,
     ...(s.parentId !== null ? { parent: s.parentId } : {}),
     revision: s.revisionId,
     defaultLevel: s.defaultLevel,
-    ...(gitSync !== undefined ? { gitSync: presentGitSync(s.id, gitSync) } : {}),
-    ...counts,
+    comments: 0,
+    changeRequests: 0,
+    changeRequestsOpen: 0,
+    changeRequestsDraft: 0,
+    ...Object.assign({}, ...added),
+    urls: Object.assign({
+      location: `${base}/v1/spaces/${s.id}`,
+      app: `${base}/o/${s.organizationId}/s/${s.id}`,
+      ...(s.icon !== undefined ? { icon: s.icon } : {})
+    }, ...added.map((a) => a.urls)),
     permissions
-  })
+  }
+}
 
 /** A space with a member's permission in it. */
-export const presentMemberSpace = (base: string) => {
-  const space = presentSpace(base)
+export const presentMemberSpace = (base: string, fields: ReadonlyArray<SpaceFields>) => {
+  const space = presentSpace(base, fields)
   return (row: { readonly permission: Role; readonly space: SpaceView }) => ({
     permission: row.permission,
     space: space(row.space)
   })
 }
-
 export const presentCustomField = (base: string) => (f: CustomField): typeof CustomFieldObject.Type => ({
   object: "custom-field",
   id: f.id,

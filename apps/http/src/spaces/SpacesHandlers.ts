@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
 import { createdAs, listOf, PublicUrl } from "../shared/Handlers.js"
-import { presentCustomFieldValue, presentMemberSpace, presentSpace } from "./Present.js"
+import { presentCustomFieldValue, presentMemberSpace, presentSpace, SpaceWireFields } from "./Present.js"
 import { SpacesApi } from "./SpacesApi.js"
 
 export const SpacesLive = HttpApiBuilder.group(OctavoBase.add(SpacesApi), "spaces", (handlers) =>
@@ -12,7 +12,8 @@ export const SpacesLive = HttpApiBuilder.group(OctavoBase.add(SpacesApi), "space
     const spaces = yield* Spaces
     const fields = yield* CustomFields
     const base = yield* PublicUrl
-    const present = presentSpace(base)
+    const added = yield* SpaceWireFields
+    const present = presentSpace(base, added)
     const value = presentCustomFieldValue(base)
     return handlers
       .handle("list", ({ path, urlParams }) =>
@@ -35,7 +36,7 @@ export const SpacesLive = HttpApiBuilder.group(OctavoBase.add(SpacesApi), "space
           memberSpacesListKey(path.organizationId, path.userId, order),
           urlParams,
           (page) => spaces.memberSpaces(path.organizationId, path.userId, order, page),
-          presentMemberSpace(base)
+          presentMemberSpace(base, added)
         )
       })
   }))

@@ -10,3 +10,4 @@ import { SpacesLive } from "./SpacesHandlers.js"
 /** Spaces over HTTP: collections, spaces and custom fields. */
 export const SpacesGroups = OctavoBase.add(CollectionsApi).add(SpacesApi).add(CustomFieldsApi)
 export const SpacesHandlers = Layer.mergeAll(CollectionsLive, SpacesLive, CustomFieldsLive)
+export { SpaceWireFields } from "./Present.js"

@@ -8,3 +8,4 @@ export const PgComments: Layer.Layer<CommentsPorts, never, SqlClient.SqlClient> 
 
 export { CommentRepositoryLive } from "./CommentRepository.js"
 export { commentsMigrations } from "./migrations.js"
+export { PgChangeRequestViewFacts, PgCommentViewFacts, PgOpenComments, PgSpaceCommentReads } from "./Reads.js"

@@ -23,3 +23,4 @@ export {
   RevisionContentRepositoryLive,
   SNAPSHOT_INTERVAL
 } from "./RevisionContentRepository.js"
+export { PgChangeRequestCounts, PgSpaceChangeRequestReads } from "./Reads.js"

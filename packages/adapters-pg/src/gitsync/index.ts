@@ -8,3 +8,4 @@ export const PgGitSync: Layer.Layer<GitSyncPorts, never, SqlClient.SqlClient> = 
 
 export { gitsyncMigrations } from "./migrations.js"
 export { GitSyncRepositoryLive } from "./GitSyncRepository.js"
+export { PgGitSyncStates, PgRevisionGitReads } from "./Reads.js"

@@ -23,3 +23,4 @@ export { migration as defaultLevelsAndIconsMigration } from "./migrations/0007_d
 export { RevisionRepositoryLive } from "./RevisionRepository.js"
 export { SiblingRepositoryLive } from "./SiblingRepository.js"
 export { SpaceRepositoryLive } from "./SpaceRepository.js"
+export { gathered, jsonArray, pgSpaceFact, type PgSpaceFact, pgSpaceFactRows, PgSpaceFacts } from "./Facts.js"

@@ -1,12 +1,11 @@
+import { Effect } from "effect"
 import type { SpaceId } from "../shared/Ids.js"
-import type { SpaceCounts } from "../spaces/Ports.js"
+import type { SpaceFact } from "../spaces/Facts.js"
+import { CommentRepository } from "./Ports.js"
 
-/** The spaces context's counters of earlier contexts, with the open comments counted here. */
-export const withOpenComments = (
-  counts: ReadonlyMap<SpaceId, Partial<SpaceCounts>>,
-  open: ReadonlyMap<SpaceId, number>
-): Map<SpaceId, Partial<SpaceCounts>> => {
-  const answered = new Map(counts)
-  for (const [id, comments] of open) answered.set(id, { ...answered.get(id), comments })
-  return answered
+/** A space's open comments counted, on views of spaces (those without any count none). */
+export const OpenCommentsFact: SpaceFact<ReadonlyMap<SpaceId, number>, number, CommentRepository> = {
+  key: "open_comments",
+  read: Effect.map(CommentRepository, (comments) => comments.openCounts),
+  show: Effect.succeed((counts) => Effect.succeed(counts))
 }

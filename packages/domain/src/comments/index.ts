@@ -6,6 +6,7 @@ export * from "./Emoji.js"
 export * from "./ForSpaces.js"
 export * from "./Lists.js"
 export * from "./Policy.js"
+export * from "./Reads.js"
 export * from "./Ports.js"
 
 /** The comments context's use cases: threads on change requests. */

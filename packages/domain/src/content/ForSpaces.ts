@@ -1,14 +1,19 @@
 import { Effect, Layer } from "effect"
 import type { SpaceId } from "../shared/Ids.js"
-import { SpaceContentLifecycle, type SpaceCounts } from "../spaces/Ports.js"
+import type { SpaceFact } from "../spaces/Facts.js"
+import { SpaceContentLifecycle } from "../spaces/Ports.js"
 import { emptyContent } from "./Page.js"
-import { type ChangeRequestCounts, ContentIndexer, RevisionContentRepository } from "./Ports.js"
+import { type ChangeRequestCounts, ChangeRequestRepository, ContentIndexer, RevisionContentRepository } from "./Ports.js"
 
-/** The spaces context's counters of change requests, from the counts the content's storage keeps. */
-export const spaceCountsOf = (counts: ReadonlyMap<SpaceId, ChangeRequestCounts>): Map<SpaceId, Partial<SpaceCounts>> => {
-  const answered = new Map<SpaceId, Partial<SpaceCounts>>()
-  for (const [id, c] of counts) answered.set(id, { changeRequests: c.total, changeRequestsOpen: c.open, changeRequestsDraft: c.draft })
-  return answered
+/** A space's change requests counted, on views of spaces (those without any count none). */
+export const ChangeRequestCountsFact: SpaceFact<
+  ReadonlyMap<SpaceId, ChangeRequestCounts>,
+  ChangeRequestCounts,
+  ChangeRequestRepository
+> = {
+  key: "change_requests",
+  read: Effect.map(ChangeRequestRepository, (changeRequests) => changeRequests.countsFor),
+  show: Effect.succeed((counts) => Effect.succeed(counts))
 }
 
 /** What a space's coming and going does to its content and to the index that follows it. */

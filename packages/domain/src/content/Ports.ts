@@ -91,7 +91,7 @@ export interface ChangeRequestFacts {
 /**
  * What change requests' views are made of besides the change requests, from the users' and the
  * comments' storage. A storage that can read both in one round trip answers it so; the others
- * answer it with `ChangeRequestViewFactsOneByOne`.
+ * answer it with `ChangeRequestViewFactsOneByOne` (comments/Reads.ts).
  */
 export class ChangeRequestViewFacts extends Context.Tag("@octavo/domain/ChangeRequestViewFacts")<ChangeRequestViewFacts, {
   readonly of: (changeRequests: ReadonlyArray<ChangeRequest>) => Effect.Effect<ChangeRequestFacts>
@@ -109,7 +109,7 @@ export interface SpaceWithChangeRequest extends ItemForAccess<Space> {
 /**
  * A space with what access to it is decided from, and one of its change requests: what every
  * use case on a change request reads first. A storage that can read both in one round trip
- * answers it so; the others answer it with `SpaceChangeRequestReadsOneByOne`.
+ * answers it so; the others answer it with `SpaceChangeRequestReadsOneByOne` (Reads.ts).
  */
 export class SpaceChangeRequestReads extends Context.Tag("@octavo/domain/SpaceChangeRequestReads")<SpaceChangeRequestReads, {
   /** As `SpaceRepository.findForAccess` answers, with the change request of `key` when it is the space's. */

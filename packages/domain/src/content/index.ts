@@ -16,6 +16,7 @@ export * from "./Markdown.js"
 export * from "./Merge.js"
 export * from "./Page.js"
 export * from "./Ports.js"
+export * from "./Reads.js"
 export * from "./RevisionContents.js"
 export * from "./Revisions.js"
 

@@ -1,7 +1,28 @@
-import type { RevisionGitInfo } from "../content/Ports.js"
+import { Effect } from "effect"
 import type { SpaceId } from "../shared/Ids.js"
-import type { SpaceGitSyncInfo } from "../spaces/Ports.js"
-import { type GitSyncState, isShown, OPERATION_TIMEOUT_MS, type RevisionGit } from "./GitSync.js"
+import type { SpaceFact } from "../spaces/Facts.js"
+import { type GitSyncState, isShown, OPERATION_TIMEOUT_MS } from "./GitSync.js"
+import { GitSyncRepository } from "./Ports.js"
+
+/** A space's Git Sync as GitBook's `GitSyncState` shows it (conventions-2.md §8), without credentials. */
+export interface SpaceGitSyncInfo {
+  readonly repoName?: string | undefined
+  readonly installationProvider?: string | undefined
+  readonly url?: string | undefined
+  readonly updatedAt: Date
+  /** The last (or current) operation; a queued one shows as running. */
+  readonly operation?: {
+    readonly state: "running" | "success" | "failure" | "timeout"
+    readonly direction: "import" | "export"
+    readonly startedAt: Date
+    readonly endedAt?: Date | undefined
+    readonly error?: string | undefined
+    readonly revision?: string | undefined
+    readonly commit?: string | undefined
+  } | undefined
+  /** How long an operation may run, in milliseconds. */
+  readonly operationTimeout: number
+}
 
 /** A space's sync state as `space.gitSync` and `GET git/info` show it (conventions-2.md §8). */
 export const gitSyncInfoOf = (state: GitSyncState): SpaceGitSyncInfo => ({
@@ -13,9 +34,11 @@ export const gitSyncInfoOf = (state: GitSyncState): SpaceGitSyncInfo => ({
   operationTimeout: OPERATION_TIMEOUT_MS
 })
 
-/** The Git Sync of spaces, for the spaces context: those of the states a space shows. */
-export const shownGitSyncs = (states: ReadonlyArray<GitSyncState>): Map<SpaceId, SpaceGitSyncInfo> =>
-  new Map(states.filter(isShown).map((s) => [s.spaceId, gitSyncInfoOf(s)]))
-
-/** The commit an imported revision came from, as the content context shows it. */
-export const gitInfoOf = ({ revisionId: _, spaceId: __, ...git }: RevisionGit): RevisionGitInfo => git
+/** A space's Git Sync on views of spaces, once an operation or a `gitInfo` was recorded. */
+export const GitSyncFact: SpaceFact<ReadonlyArray<GitSyncState>, SpaceGitSyncInfo, GitSyncRepository> = {
+  key: "git_sync",
+  read: Effect.map(GitSyncRepository, (gitSyncs) => gitSyncs.findMany),
+  show: Effect.succeed((states) =>
+    Effect.succeed(new Map<SpaceId, SpaceGitSyncInfo>(states.filter(isShown).map((s) => [s.spaceId, gitSyncInfoOf(s)])))
+  )
+}

@@ -1,3 +1,4 @@
+export * from "./ForContent.js"
 export * from "./Format.js"
 export * from "./ForSpaces.js"
 export * from "./GitSync.js"

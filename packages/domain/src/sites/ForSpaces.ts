@@ -1,8 +1,8 @@
 import { Effect, Layer, Option } from "effect"
 import { ContentLifecycle } from "../content/ForSpaces.js"
-import type { Organization } from "../organizations/Organization.js"
 import type { SiteId, SpaceId } from "../shared/Ids.js"
-import { type PublishedPlace, SpaceContentLifecycle, SpaceRepository } from "../spaces/Ports.js"
+import type { SpaceFact, SpacesAsked } from "../spaces/Facts.js"
+import { SpaceContentLifecycle, SpaceRepository } from "../spaces/Ports.js"
 import type { Space } from "../spaces/Space.js"
 import { commitTree } from "./Commit.js"
 import { ShareLinkRepository, SiteRepository, SiteStructureRepository } from "./Ports.js"
@@ -39,6 +39,20 @@ export const SiteSpaceLifecycle = Layer.effect(
   })
 ).pipe(Layer.provide(ContentLifecycle))
 
+/** Where a space is published: a site's address, the path of its site space there, and the share key that opens it. */
+export interface PublishedPlace {
+  /** The site's proxy (host and path, no scheme), when it has one. */
+  readonly proxy: string | null
+  /** The organization's hostname, else its id. */
+  readonly organization: string
+  /** The site's basename, else its id. */
+  readonly site: string
+  /** The segments after the site's address. */
+  readonly path: ReadonlyArray<string>
+  /** The share key the read was made with, when it opens that site. */
+  readonly shareKey: string | undefined
+}
+
 /** What sites hold of some spaces, as the sites' storage keeps it: what their published places are found from. */
 export interface SitesOfSpaces {
   /** The site spaces on any of the spaces, as (site, space) pairs (as `SiteStructureRepository.onSpaces` answers). */
@@ -74,9 +88,9 @@ export const readSitesOfSpaces = Effect.gen(function*() {
  * from what sites hold of those spaces. Only a read made with a share key reads more: the active
  * share links of the sites.
  */
-export const makePublishedPlaces = Effect.gen(function*() {
+const makePublishedPlaces = Effect.gen(function*() {
   const shareLinks = yield* ShareLinkRepository
-  return (organization: Organization, spaceIds: ReadonlyArray<SpaceId>, shareKey: string | undefined, held: SitesOfSpaces) =>
+  return (held: SitesOfSpaces, { organization, shareKey, spaceIds }: SpacesAsked) =>
     Effect.gen(function*() {
       const places = new Map<SpaceId, PublishedPlace>()
       const asked = new Set<string>(spaceIds)
@@ -103,3 +117,11 @@ export const makePublishedPlaces = Effect.gen(function*() {
       return places
     })
 })
+
+/** Where a space is published, on views of spaces: its place in the first published site that shows it. */
+export const PublishedPlaceFact: SpaceFact<
+  SitesOfSpaces,
+  PublishedPlace,
+  SiteRepository | SiteStructureRepository | SpaceRepository,
+  ShareLinkRepository
+> = { key: "sites", read: readSitesOfSpaces, show: makePublishedPlaces }

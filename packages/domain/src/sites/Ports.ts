@@ -13,7 +13,7 @@ import type {
 } from "../shared/Ids.js"
 import type { Page, PageRequest } from "../shared/Pagination.js"
 import type { Organization } from "../organizations/Organization.js"
-import type { SpaceFacts } from "../spaces/Ports.js"
+import type { SpaceFacts } from "../spaces/Facts.js"
 import type { Collection, Space } from "../spaces/Space.js"
 import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteType } from "./Site.js"
 
@@ -99,7 +99,7 @@ export interface SiteStructureRows {
 
 /**
  * What a list of sites takes from the spaces context with the sites' own rows. A storage that can
- * read them in one round trip answers it so; the others answer it with `SiteReadsOneByOne`.
+ * read them in one round trip answers it so; the others answer it with `SiteReadsOneByOne` (sites/Reads.ts).
  */
 export class SiteReads extends Context.Tag("@octavo/domain/SiteReads")<SiteReads, {
   /**
@@ -119,13 +119,13 @@ export interface SiteTreeRead {
   readonly spaces: ReadonlyArray<Space>
   /** The organization's collections, as `CollectionRepository.listAll` answers them. */
   readonly collections: ReadonlyArray<Collection>
-  /** What later contexts keep of those spaces, as `SpaceViewFacts` answers it. */
+  /** What later contexts show of those spaces, as `SpaceFactShows` shows them. */
   readonly facts: SpaceFacts
 }
 
 /**
- * A site's tree with everything a read of the site shows of it. Declared here, answered from the
- * reads of several contexts at once (`ReadTogether`): one statement on PostgreSQL.
+ * A site's tree with everything a read of the site shows of it, from its rows read at once (`SiteTreeRowReads`,
+ * one statement on PostgreSQL): `SiteTreeReadsLive`.
  */
 export class SiteTreeReads extends Context.Tag("@octavo/domain/SiteTreeReads")<SiteTreeReads, {
   /** `shareKey` is the one the read was made with, if any (for the spaces' published places). */

@@ -1,7 +1,6 @@
 import { Context, Effect, type Option } from "effect"
 import type { Conflict } from "../shared/Errors.js"
 import type { Membership } from "../organizations/Access.js"
-import type { Organization } from "../organizations/Organization.js"
 import type { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
 import type { Order, Page, PageRequest } from "../shared/Pagination.js"
 import type { Collection, CustomField, CustomFieldValue, Revision, Space } from "./Space.js"
@@ -111,14 +110,6 @@ export class CustomFieldRepository extends Context.Tag("@octavo/domain/CustomFie
   readonly setValues: (spaceId: SpaceId, values: ReadonlyMap<CustomFieldId, CustomFieldValue | null>) => Effect.Effect<void>
 }>() {}
 
-/** A space's counters that later contexts keep: its change requests and comments. */
-export interface SpaceCounts {
-  readonly comments: number
-  readonly changeRequests: number
-  readonly changeRequestsOpen: number
-  readonly changeRequestsDraft: number
-}
-
 /**
  * What becomes of a space's content as the space comes and goes, inside the unit of work that
  * changes the space; the content context answers it.
@@ -130,63 +121,6 @@ export class SpaceContentLifecycle extends Context.Tag("@octavo/domain/SpaceCont
   readonly duplicated: (original: Space, copyId: SpaceId, revisionId: RevisionId) => Effect.Effect<void>
   /** The space is gone for good. */
   readonly purged: (spaceId: SpaceId) => Effect.Effect<void>
-}>() {}
-
-/** Where a space is published: a site's address, the path of its site space there, and the share key that opens it. */
-export interface PublishedPlace {
-  /** The site's proxy (host and path, no scheme), when it has one. */
-  readonly proxy: string | null
-  /** The organization's hostname, else its id. */
-  readonly organization: string
-  /** The site's basename, else its id. */
-  readonly site: string
-  /** The segments after the site's address. */
-  readonly path: ReadonlyArray<string>
-  /** The share key the read was made with, when it opens that site. */
-  readonly shareKey: string | undefined
-}
-
-/** A space's Git Sync as GitBook's `GitSyncState` shows it (conventions-2.md §8), without credentials. */
-export interface SpaceGitSyncInfo {
-  readonly repoName?: string | undefined
-  readonly installationProvider?: string | undefined
-  readonly url?: string | undefined
-  readonly updatedAt: Date
-  /** The last (or current) operation; a queued one shows as running. */
-  readonly operation?: {
-    readonly state: "running" | "success" | "failure" | "timeout"
-    readonly direction: "import" | "export"
-    readonly startedAt: Date
-    readonly endedAt?: Date | undefined
-    readonly error?: string | undefined
-    readonly revision?: string | undefined
-    readonly commit?: string | undefined
-  } | undefined
-  /** How long an operation may run, in milliseconds. */
-  readonly operationTimeout: number
-}
-
-/** What later contexts keep of spaces that a view of them shows. */
-export interface SpaceFacts {
-  /** The counters of those of the spaces that have anything to count; the others count zero. */
-  readonly counts: ReadonlyMap<SpaceId, Partial<SpaceCounts>>
-  /** For each space that a published site of the organization shows, its place in the first such site (by creation). */
-  readonly places: ReadonlyMap<SpaceId, PublishedPlace>
-  /** The Git Sync of those of the spaces that have one. */
-  readonly gitSync: ReadonlyMap<SpaceId, SpaceGitSyncInfo>
-}
-
-/**
- * What later contexts keep of spaces (change requests, comments, sites, Git Sync), for many spaces
- * at once; the contexts that keep it answer it together (see `SpaceFactsLive`).
- */
-export class SpaceViewFacts extends Context.Tag("@octavo/domain/SpaceViewFacts")<SpaceViewFacts, {
-  /** The facts of `spaceIds`, all of `organization`; `shareKey` is the one the read was made with, if any. */
-  readonly of: (
-    organization: Organization,
-    spaceIds: ReadonlyArray<SpaceId>,
-    shareKey: string | undefined
-  ) => Effect.Effect<SpaceFacts>
 }>() {}
 
 /** The storage the spaces context owns. */

@@ -8,6 +8,7 @@ import { SpaceViews } from "./SpaceViews.js"
 export * from "./CollectionService.js"
 export * from "./ContentPolicy.js"
 export * from "./CustomFieldService.js"
+export * from "./Facts.js"
 export * from "./Lists.js"
 export * from "./Ports.js"
 export * from "./Space.js"
@@ -18,7 +19,7 @@ export * from "./Tree.js"
 
 /**
  * The spaces context's use cases: collections, spaces, custom fields, and the access to them
- * that later contexts use. Needs `SpaceViewFacts` and `SpaceContentLifecycle`, which later contexts answer.
+ * that later contexts use. Needs `SpaceFactRows` (the storage), `SpaceFactShows` and `SpaceContentLifecycle`, which later contexts contribute.
  */
 export const SpacesServices = Layer.mergeAll(Collections.Default, Spaces.Default, CustomFields.Default).pipe(
   Layer.provideMerge(SpaceViews.Default),

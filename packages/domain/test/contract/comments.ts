@@ -27,7 +27,7 @@ import {
   type StoragePorts,
   type UserId
 } from "../../src/index.js"
-import { adminWithNewSpace, at, makeMember, makeUser, sameAsOneByOne, uniqueId } from "./fixtures.js"
+import { adminWithNewSpace, at, countsOf, makeMember, makeUser, sameAsOneByOne, uniqueId } from "./fixtures.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
@@ -153,7 +153,7 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
         const reader = yield* asUser("read")
         const commenter = yield* asUser("comment")
         const reviewer = yield* asUser("review")
-        const spaceCount = Effect.map(run(spaces.get(space.id)), (view) => view.counts.comments)
+        const spaceCount = Effect.map(run(spaces.get(space.id)), (view) => countsOf(view).comments)
 
         const cr = yield* run(changeRequests.create(space.id, { subject: "Docs" }))
         const reference = String(cr.changeRequest.number)

@@ -20,7 +20,7 @@ import {
   type StoragePorts,
   type User
 } from "../../src/index.js"
-import { makeMember, makeOrganization, makeUser } from "./fixtures.js"
+import { countsOf, makeMember, makeOrganization, makeUser } from "./fixtures.js"
 
 /**
  * The reference model of one change request's threads: live comments with their replies and
@@ -537,7 +537,7 @@ const agrees = async (model: Model, world: World) => {
         expect([comment.id, replies.map(summarizeReply)]).toEqual([comment.id, expected.map(expectedReply)])
       }
       const space = yield* spaces.get(world.spaceId)
-      expect(space.counts.comments).toBe(model.openCount())
+      expect(countsOf(space).comments).toBe(model.openCount())
     })
   )
   if (Either.isLeft(result)) throw new Error(`reading failed: ${JSON.stringify(result.left)}`)

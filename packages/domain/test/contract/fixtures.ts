@@ -2,15 +2,21 @@ import { expect } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import {
   Actor,
+  ChangeRequestCountsFact,
+  type FactRows,
+  GitSyncFact,
   InviteId,
   type Member,
   MemberRepository,
   type Organization,
   OrganizationId,
   OrganizationRepository,
+  OpenCommentsFact,
+  PublishedPlaceFact,
   type Role,
-  type SpaceFactRows,
+  rowsOf,
   Spaces,
+  type SpaceView,
   type StoragePorts,
   type Team,
   TeamId,
@@ -131,20 +137,48 @@ export const byId = <T extends { readonly id: string }>(rows: ReadonlyArray<T>):
 const byPair = (a: { readonly siteId: string; readonly spaceId: string }, b: { readonly siteId: string; readonly spaceId: string }) =>
   a.siteId < b.siteId ? -1 : a.siteId > b.siteId ? 1 : a.spaceId < b.spaceId ? -1 : a.spaceId > b.spaceId ? 1 : 0
 
-/** `SpaceFactRows` with what comes in no particular order put in one, to compare two reads. */
-export const orderedFactRows = (rows: SpaceFactRows) => ({
-  ...rows,
-  changeRequests: new Map([...rows.changeRequests].sort(([a], [b]) => (a < b ? -1 : 1))),
-  openComments: new Map([...rows.openComments].sort(([a], [b]) => (a < b ? -1 : 1))),
-  gitSync: [...rows.gitSync].sort((a, b) => (a.spaceId < b.spaceId ? -1 : 1)),
-  sites: {
-    siteSpaces: [...rows.sites.siteSpaces].sort(byPair),
-    sites: byId(rows.sites.sites),
-    structures: new Map(
-      [...rows.sites.structures].sort(([a], [b]) => (a < b ? -1 : 1)).map((
-        [id, tree]
-      ) => [id, { sections: byId(tree.sections), groups: byId(tree.groups), siteSpaces: byId(tree.siteSpaces) }])
-    ),
-    structureSpaces: byId(rows.sites.structureSpaces)
-  }
+/** The rows of each fact that views of spaces show, by the fact's name. */
+export const factRowsOf = (rows: FactRows) => ({
+  changeRequests: rowsOf(ChangeRequestCountsFact, rows),
+  openComments: rowsOf(OpenCommentsFact, rows),
+  sites: rowsOf(PublishedPlaceFact, rows),
+  gitSync: rowsOf(GitSyncFact, rows)
 })
+
+/** What a view of a space counts, as GitBook's `Space` shows it (none counted: 0). */
+export const countsOf = ({ facts, space }: SpaceView) => {
+  const changeRequests = facts.of(ChangeRequestCountsFact, space.id)
+  return {
+    comments: facts.of(OpenCommentsFact, space.id) ?? 0,
+    changeRequests: changeRequests?.total ?? 0,
+    changeRequestsOpen: changeRequests?.open ?? 0,
+    changeRequestsDraft: changeRequests?.draft ?? 0
+  }
+}
+
+/** Where a view of a space shows it published, if anywhere. */
+export const publishedOf = ({ facts, space }: SpaceView) => facts.of(PublishedPlaceFact, space.id)
+
+/** The Git Sync a view of a space shows, if any. */
+export const gitSyncOf = ({ facts, space }: SpaceView) => facts.of(GitSyncFact, space.id)
+
+/** `SpaceFactRows`' rows with what comes in no particular order put in one, to compare two reads. */
+export const orderedFactRows = (read: FactRows) => {
+  const rows = factRowsOf(read)
+  return ({
+    ...rows,
+    changeRequests: new Map([...rows.changeRequests].sort(([a], [b]) => (a < b ? -1 : 1))),
+    openComments: new Map([...rows.openComments].sort(([a], [b]) => (a < b ? -1 : 1))),
+    gitSync: [...rows.gitSync].sort((a, b) => (a.spaceId < b.spaceId ? -1 : 1)),
+    sites: {
+      siteSpaces: [...rows.sites.siteSpaces].sort(byPair),
+      sites: byId(rows.sites.sites),
+      structures: new Map(
+        [...rows.sites.structures].sort(([a], [b]) => (a < b ? -1 : 1)).map((
+          [id, tree]
+        ) => [id, { sections: byId(tree.sections), groups: byId(tree.groups), siteSpaces: byId(tree.siteSpaces) }])
+      ),
+      structureSpaces: byId(rows.sites.structureSpaces)
+    }
+  })
+}

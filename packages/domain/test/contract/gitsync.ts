@@ -10,14 +10,15 @@ import {
   RevisionId,
   RevisionRepository,
   Sites,
-  SpaceFactReads,
-  SpaceFactReadsOneByOne,
+  SpaceFactRows,
+  spaceFactRowsOneByOne,
+  spaceFacts,
   SpaceId,
   Spaces,
   type StoragePorts,
   UnitOfWork
 } from "../../src/index.js"
-import { adminWithNewSpace, at, orderedFactRows, uniqueId } from "./fixtures.js"
+import { adminWithNewSpace, at, countsOf, factRowsOf, gitSyncOf, orderedFactRows, publishedOf, uniqueId } from "./fixtures.js"
 
 /** Git Sync's storage (conventions-2.md §8): a state document per space, Git metadata per imported revision. */
 export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
@@ -118,9 +119,12 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: ty
         yield* (yield* GitSyncRepository).save(state)
 
         const asked = [first, second, third, SpaceId.make(uniqueId("s"))]
-        const read = yield* (yield* SpaceFactReads).of(asked)
-        const oneByOne = yield* Effect.flatMap(SpaceFactReads, (reads) => reads.of(asked)).pipe(Effect.provide(SpaceFactReadsOneByOne))
-        expect(orderedFactRows(read)).toEqual(orderedFactRows(oneByOne))
+        const readRows = yield* (yield* SpaceFactRows).of(asked)
+        const oneByOne = yield* Effect.flatMap(SpaceFactRows, (reads) => reads.of(asked)).pipe(
+          Effect.provide(spaceFactRowsOneByOne(spaceFacts))
+        )
+        expect(orderedFactRows(readRows)).toEqual(orderedFactRows(oneByOne))
+        const read = factRowsOf(readRows)
         // And what that is, so that both cannot be empty alike.
         expect([...read.changeRequests].sort()).toEqual([
           [first, { total: 2, open: 1, draft: 1 }],
@@ -132,7 +136,7 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: ty
         expect(read.sites.structures.get(site.id)?.siteSpaces.map((s) => s.spaceId).sort()).toEqual([first, third].sort())
         expect(read.sites.structureSpaces.map((s) => s.id).sort()).toEqual([first, third].sort())
         expect(read.gitSync).toEqual([state])
-        expect(yield* (yield* SpaceFactReads).of([])).toEqual({
+        expect(factRowsOf(yield* (yield* SpaceFactRows).of([]))).toEqual({
           changeRequests: new Map(),
           openComments: new Map(),
           sites: { siteSpaces: [], sites: [], structures: new Map(), structureSpaces: [] },
@@ -140,14 +144,14 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: ty
         })
         // The space's view shows them.
         const view = yield* run(spaces.get(first))
-        expect(view.counts).toEqual({ comments: 0, changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 })
-        expect((yield* run(spaces.get(third))).gitSync?.repoName).toBe("owner/repo")
-        expect((yield* run(spaces.get(second))).counts.comments).toBe(2)
-        expect((yield* run(spaces.get(first))).published).toBeUndefined()
+        expect(countsOf(view)).toEqual({ comments: 0, changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 })
+        expect(gitSyncOf(yield* run(spaces.get(third)))?.repoName).toBe("owner/repo")
+        expect(countsOf(yield* run(spaces.get(second))).comments).toBe(2)
+        expect(publishedOf(yield* run(spaces.get(first)))).toBeUndefined()
         yield* run(sites.publish(site.id))
-        expect((yield* run(spaces.get(first))).published).toMatchObject({ organization: organization.id, site: site.id })
-        expect((yield* run(spaces.get(third))).published).toMatchObject({ organization: organization.id, site: site.id })
-        expect((yield* run(spaces.get(second))).published).toBeUndefined()
+        expect(publishedOf(yield* run(spaces.get(first)))).toMatchObject({ organization: organization.id, site: site.id })
+        expect(publishedOf(yield* run(spaces.get(third)))).toMatchObject({ organization: organization.id, site: site.id })
+        expect(publishedOf(yield* run(spaces.get(second)))).toBeUndefined()
       }))
 
     it.effect("a revision read with its Git metadata, at once, is what each repository answers", () =>

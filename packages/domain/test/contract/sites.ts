@@ -27,7 +27,7 @@ import {
   SiteReadsOneByOne,
   SiteTreeRowReads,
   SiteTreeRowReadsOneByOne,
-  SpaceFactReads,
+  SpaceFactRows,
   Sites,
   SiteStructureRepository,
   type SpaceId,
@@ -43,6 +43,9 @@ import {
   makeOrganization,
   makeUser,
   orderedFactRows,
+  countsOf,
+  factRowsOf,
+  publishedOf,
   sameAsOneByOne,
   uniqueId
 } from "./fixtures.js"
@@ -803,19 +806,19 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect(tree.spaces.map((s) => s.id).sort()).toEqual([one!, two!, three!].sort())
         expect(tree.collections.map((c) => c.title).sort()).toEqual(["Guides", "References"])
         expect(tree.structure.groups.map((g) => g.title)).toEqual(["Grouped"])
-        // What later contexts keep of those spaces, as `SpaceFactReads` reads it.
-        expect(orderedFactRows(tree.facts)).toEqual(orderedFactRows(yield* (yield* SpaceFactReads).of([one!, two!, three!])))
-        expect([...tree.facts.changeRequests.keys()]).toEqual([one])
-        expect(tree.facts.sites.sites.map((s) => s.id)).toEqual([site.id])
+        // What later contexts keep of those spaces, as `SpaceFactRows` reads it.
+        expect(orderedFactRows(tree.facts)).toEqual(orderedFactRows(yield* (yield* SpaceFactRows).of([one!, two!, three!])))
+        expect([...factRowsOf(tree.facts).changeRequests.keys()]).toEqual([one])
+        expect(factRowsOf(tree.facts).sites.sites.map((s) => s.id)).toEqual([site.id])
         // And what a read of the site shows of them.
         const shownOne = run(Effect.map(
           sites.listSiteSpaces(site.id, {}, first()),
           (listed) => listed.items.find((v) => v.siteSpace.spaceId === one)!.space
         ))
-        expect((yield* shownOne).counts.changeRequests).toBe(1)
-        expect((yield* shownOne).published).toBeUndefined()
+        expect(countsOf(yield* shownOne).changeRequests).toBe(1)
+        expect(publishedOf(yield* shownOne)).toBeUndefined()
         yield* run(sites.publish(site.id))
-        expect((yield* shownOne).published).toMatchObject({ organization: organization.id, site: site.id })
+        expect(publishedOf(yield* shownOne)).toMatchObject({ organization: organization.id, site: site.id })
 
         // Pairs come in no particular order.
         const pairs = (rows: ReadonlyArray<{ readonly siteId: string; readonly spaceId: string }>) =>
