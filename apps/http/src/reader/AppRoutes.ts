@@ -1,4 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
@@ -38,7 +39,7 @@ import {
   spaceDocument
 } from "./AppPages.js"
 import { type Html, html } from "./Html.js"
-import { segmentsOf } from "./Paths.js"
+import { BrowserPath, pathParams, routeDecoded } from "./Paths.js"
 
 /**
  * The key that signs browser sessions: `OCTAVO_SECRET_KEY` when the server has one (sessions then hold
@@ -134,134 +135,192 @@ const changesBetween = (before: RevisionContent, after: RevisionContent): Readon
   return changes
 }
 
-const handle = Effect.gen(function*() {
+/** The sign-in form, going back to `next` once signed in. */
+const signInForm = Effect.map(BrowserPath, ({ url }) => page(signInDocument(safeNext(url.searchParams.get("next")))))
+
+const isSecure = (request: HttpServerRequest.HttpServerRequest) => request.headers["x-forwarded-proto"] === "https"
+
+/** Signing in with a token pasted in the form: a session cookie naming the token, then back to `next`. */
+const signIn = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
-  const key = yield* SessionKey
-  const identity = yield* Identity
-  const url = new URL(request.url, "http://localhost")
-  const secure = request.headers["x-forwarded-proto"] === "https"
-  const segments = segmentsOf(url.pathname)
-  if (segments === undefined) return page(appMessage(undefined, "Not found", "There is nothing at this address."), 404)
-
-  if (segments[0] === "sign-in") {
-    if (request.method === "GET") return page(signInDocument(safeNext(url.searchParams.get("next"))))
-    const form = new URLSearchParams(yield* Effect.orElseSucceed(request.text, () => ""))
-    const next = safeNext(form.get("next"))
-    const signedIn = yield* Effect.either(identity.signIn((form.get("token") ?? "").trim()))
-    if (signedIn._tag === "Left") return page(signInDocument(next, "That token is unknown or revoked."), 401)
-    const expires = Math.floor(Date.now() / 1000) + SESSION_SECONDS
-    return redirect(next, { "set-cookie": sessionCookie(sessionValue(key, signedIn.right.tokenId, expires), SESSION_SECONDS, secure) })
-  }
-  if (segments[0] === "sign-out") return redirect("/sign-in", { "set-cookie": sessionCookie("", 0, secure) })
-
-  // Every other view needs a session whose token still holds.
-  const tokenId = sessionTokenId(key, request.cookies[SESSION], Date.now())
-  const user = tokenId === undefined
-    ? undefined
-    : Option.getOrUndefined(Option.getRight(yield* Effect.either(identity.resumeSession(tokenId))))
-  if (user === undefined) return redirect(`/sign-in?next=${encodeURIComponent(`${url.pathname}${url.search}`)}`)
-  return yield* view(user, segments).pipe(
-    Effect.provideService(Actor, user),
-    Effect.catchTags({
-      NotFound: () => Effect.succeed(page(appMessage(user, "Not found", "There is nothing here, or it is not yours to see."), 404)),
-      Forbidden: (e) => Effect.succeed(page(appMessage(user, "Not allowed", e.message), 403)),
-      InvalidInput: () => Effect.succeed(page(appMessage(user, "Not found", "There is nothing at this address."), 404))
-    })
-  )
+  const form = new URLSearchParams(yield* Effect.orElseSucceed(request.text, () => ""))
+  const next = safeNext(form.get("next"))
+  const signedIn = yield* Effect.either((yield* Identity).signIn((form.get("token") ?? "").trim()))
+  if (signedIn._tag === "Left") return page(signInDocument(next, "That token is unknown or revoked."), 401)
+  const expires = Math.floor(Date.now() / 1000) + SESSION_SECONDS
+  const value = sessionValue(yield* SessionKey, signedIn.right.tokenId, expires)
+  return redirect(next, { "set-cookie": sessionCookie(value, SESSION_SECONDS, isSecure(request)) })
 })
 
-const view = (user: User, segments: ReadonlyArray<string>): Effect.Effect<
-  HttpServerResponse.HttpServerResponse,
-  NotFound | Forbidden | InvalidInput,
-  Actor | Organizations | Collections | Spaces | Content | ChangeRequests
-> =>
+const signOut = Effect.map(
+  HttpServerRequest.HttpServerRequest,
+  (request) => redirect("/sign-in", { "set-cookie": sessionCookie("", 0, isSecure(request)) })
+)
+
+type ViewError = NotFound | Forbidden | InvalidInput
+
+/** A view for a signed-in user: one whose session's token still holds, else to the sign-in form and back. */
+const signedIn = <R>(view: (user: User) => Effect.Effect<HttpServerResponse.HttpServerResponse, ViewError, R>) =>
   Effect.gen(function*() {
-    const organizations = yield* Organizations
-    const collections = yield* Collections
-    const spaces = yield* Spaces
-    const content = yield* Content
-    const changeRequests = yield* ChangeRequests
-    const notFound = page(appMessage(user, "Not found", "There is nothing at this address."), 404)
-    const [root, id, kind, rest] = [segments[0], segments[1], segments[2], segments.slice(3)]
-
-    if (root === "o") {
-      if (id === undefined) return page(organizationsDocument(user, (yield* organizations.listMine(LIST)).items))
-      // A space under its organization's address (members' spaces list it so) is the space's view.
-      if (kind === "s" && rest[0] !== undefined) return yield* view(user, ["s", ...rest])
-      const organization = yield* organizations.get(id as OrganizationId)
-      const all = (yield* collections.list(organization.organization.id, true, LIST)).items
-      const found = (yield* spaces.list(organization.organization.id, LIST)).items
-      if (kind === undefined) return page(organizationDocument(user, organization, all, found, undefined))
-      if (kind === "c" && rest[0] !== undefined) {
-        const collection = all.find((c) => c.collection.id === rest[0])
-        if (collection === undefined) return notFound
-        return page(organizationDocument(user, organization, all, found, collection))
-      }
-      return notFound
-    }
-
-    if (root === "s" && id !== undefined) {
-      const spaceId = id as SpaceId
-      const space = yield* spaces.get(spaceId)
-      const fileHref = (fileId: string) => `/v1/spaces/${spaceId}/content/files/${fileId}/download`
-      const heading = (extra?: string) =>
-        html`<p><a href="/o/${space.space.organizationId}">← Organization</a></p><p class="group">${space.space.title}${extra ?? ""}</p>`
-      const shown = (base: string, treeContent: RevisionContent, path: string, title: string, extra?: Html) => {
-        const pages = treeOf(treeContent)
-        const node = pageAt(pages, path)
-        if (path !== "" && node === undefined) return notFound
-        const view: AppPage = {
-          base,
-          title,
-          heading: heading(),
-          pages,
-          node,
-          link: node === undefined ? () => ({ kind: "nowhere" }) : linksFrom(treeContent, indexPages(pages), node.page.id),
-          fileHref,
-          extra
-        }
-        return page(spaceDocument(user, view))
-      }
-      if (kind === "~") {
-        const [what, reference, ...pagePath] = rest
-        if (what === "changes" && reference !== undefined) {
-          const changeRequest = yield* changeRequests.get(spaceId, reference)
-          const after = yield* changeRequests.content(spaceId, reference)
-          const before = yield* content.revisionOf(spaceId, changeRequest.changeRequest.baseRevisionId)
-          const base = `/s/${spaceId}/~/changes/${changeRequest.changeRequest.number}`
-          return shown(
-            base,
-            after.content,
-            pagePath.join("/"),
-            changeRequest.changeRequest.subject,
-            changeRequestSummary(changeRequest, changesBetween(before.content, after.content), base)
-          )
-        }
-        if (what === "revisions" && reference !== undefined) {
-          const revision = yield* content.revisionOf(spaceId, reference as RevisionId)
-          return shown(`/s/${spaceId}/~/revisions/${reference}`, revision.content, pagePath.join("/"), `Revision ${reference}`)
-        }
-        return notFound
-      }
-      const current = yield* content.current(spaceId)
-      return shown(`/s/${spaceId}`, current.content, segments.slice(2).join("/"), space.space.title)
-    }
-    return notFound
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const { url } = yield* BrowserPath
+    const tokenId = sessionTokenId(yield* SessionKey, request.cookies[SESSION], Date.now())
+    const user = tokenId === undefined
+      ? undefined
+      : Option.getOrUndefined(Option.getRight(yield* Effect.either((yield* Identity).resumeSession(tokenId))))
+    if (user === undefined) return redirect(`/sign-in?next=${encodeURIComponent(`${url.pathname}${url.search}`)}`)
+    return yield* view(user).pipe(
+      Effect.provideService(Actor, user),
+      Effect.catchTags({
+        NotFound: () => Effect.succeed(page(appMessage(user, "Not found", "There is nothing here, or it is not yours to see."), 404)),
+        Forbidden: (e) => Effect.succeed(page(appMessage(user, "Not allowed", e.message), 403)),
+        InvalidInput: () => Effect.succeed(page(appMessage(user, "Not found", "There is nothing at this address."), 404))
+      })
+    )
   })
 
-const handler = Effect.catchAllCause(handle, (cause) =>
+const nothingHere = (user: User | undefined) => page(appMessage(user, "Not found", "There is nothing at this address."), 404)
+
+const organizationList = (user: User) =>
+  Effect.map(
+    Effect.flatMap(Organizations, (organizations) => organizations.listMine(LIST)),
+    ({ items }) => page(organizationsDocument(user, items))
+  )
+
+/** The organization the route's `:organizationId` names, with its collections and spaces. */
+const organizationParts = Effect.gen(function*() {
+  const { organizationId } = yield* pathParams("organizationId")
+  const organization = yield* (yield* Organizations).get(organizationId as OrganizationId)
+  const collections = (yield* (yield* Collections).list(organization.organization.id, true, LIST)).items
+  const spaces = (yield* (yield* Spaces).list(organization.organization.id, LIST)).items
+  return { organization, collections, spaces }
+})
+
+const organizationView = (user: User) =>
+  Effect.map(
+    organizationParts,
+    ({ collections, organization, spaces }) => page(organizationDocument(user, organization, collections, spaces, undefined))
+  )
+
+const collectionView = (user: User) =>
+  Effect.gen(function*() {
+    const { collections, organization, spaces } = yield* organizationParts
+    const { collectionId } = yield* pathParams("collectionId")
+    const collection = collections.find((c) => c.collection.id === collectionId)
+    if (collection === undefined) return nothingHere(user)
+    return page(organizationDocument(user, organization, collections, spaces, collection))
+  })
+
+/** Any other address under an organization's: nothing, once the organization is known to be the user's. */
+const elsewhereInOrganization = (user: User) => Effect.as(organizationParts, nothingHere(user))
+
+/** The space the route's `:spaceId` names, and how its views show a tree of its pages at a path. */
+const spaceParts = (user: User) =>
+  Effect.gen(function*() {
+    const { spaceId } = yield* pathParams("spaceId")
+    const space = yield* (yield* Spaces).get(spaceId as SpaceId)
+    const fileHref = (fileId: string) => `/v1/spaces/${spaceId}/content/files/${fileId}/download`
+    const heading = html`<p><a href="/o/${space.space.organizationId}">← Organization</a></p><p class="group">${space.space.title}</p>`
+    /** The page at `path` in a revision's tree (the first one for ""), under the view's `base`. */
+    const shown = (base: string, treeContent: RevisionContent, path: string, title: string, extra?: Html) => {
+      const pages = treeOf(treeContent)
+      const node = pageAt(pages, path)
+      if (path !== "" && node === undefined) return nothingHere(user)
+      const view: AppPage = {
+        base,
+        title,
+        heading,
+        pages,
+        node,
+        link: node === undefined ? () => ({ kind: "nowhere" }) : linksFrom(treeContent, indexPages(pages), node.page.id),
+        fileHref,
+        extra
+      }
+      return page(spaceDocument(user, view))
+    }
+    return { spaceId: spaceId as SpaceId, space, shown }
+  })
+
+/** A page of the space as it reads now. */
+const currentView = (user: User) =>
+  Effect.gen(function*() {
+    const { shown, space, spaceId } = yield* spaceParts(user)
+    const { "*": path } = yield* pathParams("*")
+    const current = yield* (yield* Content).current(spaceId)
+    return shown(`/s/${spaceId}`, current.content, path, space.space.title)
+  })
+
+/** A page of a change request's revision, with what it changes. */
+const changeRequestView = (user: User) =>
+  Effect.gen(function*() {
+    const { shown, spaceId } = yield* spaceParts(user)
+    const { "*": path, reference } = yield* pathParams("reference", "*")
+    const changeRequests = yield* ChangeRequests
+    const changeRequest = yield* changeRequests.get(spaceId, reference)
+    const after = yield* changeRequests.content(spaceId, reference)
+    const before = yield* (yield* Content).revisionOf(spaceId, changeRequest.changeRequest.baseRevisionId)
+    const base = `/s/${spaceId}/~/changes/${changeRequest.changeRequest.number}`
+    const summary = changeRequestSummary(changeRequest, changesBetween(before.content, after.content), base)
+    return shown(base, after.content, path, changeRequest.changeRequest.subject, summary)
+  })
+
+/** A page of one of the space's revisions. */
+const revisionView = (user: User) =>
+  Effect.gen(function*() {
+    const { shown, spaceId } = yield* spaceParts(user)
+    const { "*": path, reference } = yield* pathParams("reference", "*")
+    const revision = yield* (yield* Content).revisionOf(spaceId, reference as RevisionId)
+    return shown(`/s/${spaceId}/~/revisions/${reference}`, revision.content, path, `Revision ${reference}`)
+  })
+
+/** Any other address under a space's `~`: nothing, once the space is known to be the user's. */
+const elsewhereInSpace = (user: User) => Effect.as(spaceParts(user), nothingHere(user))
+
+/** A space's views at `/s/{space}`, and under its organization's address (members' spaces list it so). */
+const spaceViews = (at: "/s" | "/o/:organizationId/s") => <E, R>(router: HttpRouter.HttpRouter<E, R>) =>
+  router.pipe(
+    HttpRouter.get(`${at}/:spaceId`, signedIn(currentView)),
+    HttpRouter.get(`${at}/:spaceId/*`, signedIn(currentView)),
+    HttpRouter.get(`${at}/:spaceId/~`, signedIn(elsewhereInSpace)),
+    HttpRouter.get(`${at}/:spaceId/~/*`, signedIn(elsewhereInSpace)),
+    HttpRouter.get(`${at}/:spaceId/~/changes/:reference`, signedIn(changeRequestView)),
+    HttpRouter.get(`${at}/:spaceId/~/changes/:reference/*`, signedIn(changeRequestView)),
+    HttpRouter.get(`${at}/:spaceId/~/revisions/:reference`, signedIn(revisionView)),
+    HttpRouter.get(`${at}/:spaceId/~/revisions/:reference/*`, signedIn(revisionView))
+  )
+
+/** Signing in and out, and the views of what a user may read: their organizations, collections and spaces. */
+const appRoutes = HttpRouter.empty.pipe(
+  HttpRouter.get("/sign-in", signInForm),
+  HttpRouter.post("/sign-in", signIn),
+  HttpRouter.post("/sign-out", signOut),
+  HttpRouter.get("/o", signedIn(organizationList)),
+  HttpRouter.get("/o/:organizationId", signedIn(organizationView)),
+  HttpRouter.get("/o/:organizationId/c/:collectionId", signedIn(collectionView)),
+  HttpRouter.get("/o/:organizationId/c/:collectionId/*", signedIn(collectionView)),
+  HttpRouter.get("/o/:organizationId/*", signedIn(elsewhereInOrganization)),
+  spaceViews("/s"),
+  spaceViews("/o/:organizationId/s")
+)
+
+const failed = (cause: unknown) =>
   Effect.zipRight(
     Effect.logError("An app view failed", cause),
     Effect.succeed(page(appMessage(undefined, "Something went wrong", "This page could not be shown. Try again in a moment."), 500))
-  ))
+  )
 
-/** The app's views behind `urls.app`, and signing in and out, beside the API. */
+/** The app's views behind `urls.app`, and signing in and out, beside the API, on their own router. */
 export const AppRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const services = yield* Effect.context<
       SessionKey | Identity | Organizations | Collections | Spaces | Content | ChangeRequests
     >()
-    const served = Effect.provide(handler, services)
+    const views = yield* routeDecoded(appRoutes, {
+      invalid: Effect.succeed(nothingHere(undefined)),
+      // A path of no view's (a letter in another case) is still behind the sign-in.
+      unrouted: signedIn(() => Effect.succeed(nothingHere(undefined)))
+    })
+    const served = views.pipe(Effect.catchAllCause(failed), Effect.provide(services))
     yield* router.get("/sign-in", served)
     yield* router.post("/sign-in", served)
     yield* router.post("/sign-out", served)

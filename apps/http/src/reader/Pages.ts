@@ -8,8 +8,9 @@ import {
   sectionTabs,
   siteSpacesIn
 } from "@octavo/domain"
-import { type OutlineHeading, type Rendered, renderHtml } from "@octavo/markdown"
+import { type OutlineHeading, renderHtml } from "@octavo/markdown"
 import { type Html, html, trusted } from "./Html.js"
+import type { RenderedPages } from "./RenderedPages.js"
 import { READER_CSS_HASH } from "./Style.js"
 
 /** Where things of an opened site live, as absolute paths of this server. */
@@ -156,29 +157,19 @@ const outline = (headings: ReadonlyArray<OutlineHeading>) => {
   }</ul></aside>`
 }
 
-/**
- * Rendered bodies of the pages read last. A body depends on the page's markdown and on where its links
- * lead, which the revision (immutable) and the page's address on the site decide: that is the key.
- */
-const MAX_RENDERED = 500
-const rendered = new Map<string, Rendered>()
-const renderedOnce = (key: string, render: () => Rendered): Rendered => {
-  const known = rendered.get(key)
-  if (known !== undefined) return known
-  const made = render()
-  rendered.set(key, made)
-  if (rendered.size > MAX_RENDERED) rendered.delete(rendered.keys().next().value as string)
-  return made
-}
-
 /** A page of a published site, whole. */
-export const pageDocument = (opened: OpenedSite, address: SiteAddress, page: ReaderPage): Html => {
+export const pageDocument = (
+  opened: OpenedSite,
+  address: SiteAddress,
+  page: ReaderPage,
+  rendered: RenderedPages["Type"]
+): Html => {
   const { node } = page
   const layout = node.page.layout ?? {}
   // With adaptive content, which pages a link may reach depends on the visitor's claims too.
   const claims = opened.site.adaptiveContent ? JSON.stringify(opened.claims) : ""
   const key = `${page.revisionId}\u0000${node.page.id}\u0000${address.base}\u0000${page.address}\u0000${claims}`
-  const body = renderedOnce(key, () =>
+  const body = rendered.renderedOnce(key, () =>
     renderHtml(node.page.markdown, {
       link: (url: string) => hrefOf(address, page, page.link(url)),
       asset: (url: string) => {
