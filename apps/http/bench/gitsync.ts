@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { classifyAddress, GitRepositoriesLive } from "@octavo/adapters-node"
+import { commitFiles, type GitServer, startGitServer } from "@octavo/adapters-node/gitServer"
 import { withSearchPath } from "@octavo/adapters-pg"
 import {
   Actor,
@@ -25,7 +26,6 @@ import { Context, Effect, Layer, Logger, LogLevel } from "effect"
 import type { StorageChoice } from "../src/Config.js"
 import { ServerInstanceLive } from "../src/gitsync/index.js"
 import { storageLayer } from "../src/Storage.js"
-import { commitFiles, type GitServer, startGitServer } from "../test/gitsync/gitServer.js"
 import { ADMIN, withBenchSchema } from "./common.js"
 
 const PAGES = Number(process.env["BENCH_PAGES"] ?? 1_000)

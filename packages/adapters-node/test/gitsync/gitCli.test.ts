@@ -1,11 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { classifyAddress, makeGitRepositories } from "@octavo/adapters-node"
 import { type GitSession, remoteOf } from "@octavo/domain"
 import { Effect, Exit, Option } from "effect"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { makeGitRepositories } from "../../src/gitsync/GitCli.js"
+import { classifyAddress } from "../../src/shared/WebFetch.js"
 import { commitFiles, PASSWORD, startGitServer } from "./gitServer.js"
 
 const encoder = new TextEncoder()
