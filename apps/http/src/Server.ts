@@ -105,7 +105,7 @@ export interface ServerOptions {
   readonly git?: Partial<GitCliOptions> | undefined
   /** This server's stable name among those sharing the storage (`host:port`; default the host name): Git Sync recovers only its own operations. */
   readonly instance?: string | undefined
-  /** Where large pages and specs are parsed: worker threads, their number, time limit and heap (shared/WorkerPool.ts). */
+  /** Where large pages and specs are parsed: worker threads, their number, time limit and heap (adapters-node, shared/WorkerPool.ts). */
   readonly parse?: Partial<WorkerPoolOptions> | undefined
 }
 

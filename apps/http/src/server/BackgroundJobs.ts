@@ -1,6 +1,7 @@
 import { GitSync, Identity, Insights, OpenAPISpecs, Search, Spaces } from "@octavo/domain"
 import { Clock, Duration, Effect, Layer, Schedule } from "effect"
 
+/** With OCTAVO_ADMIN_TOKEN set, the instance administrator is made (or found) at start and authenticates with it. */
 export const bootstrapAdmin = (adminToken: string | undefined) =>
   Layer.effectDiscard(
     adminToken === undefined || adminToken === ""
