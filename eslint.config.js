@@ -157,12 +157,14 @@ export default defineConfig(
         { type: "adapter-context", pattern: "packages/adapters-*/src/*", capture: ["adapter", "context"], partialMatch: false },
         { type: "adapter", pattern: "packages/adapters-*/src", capture: ["adapter"], partialMatch: false },
         { type: "adapter-test", pattern: "packages/adapters-*/test", capture: ["adapter"], partialMatch: false },
+        // apps/http/src/server: the server's parts by concern (body, error bodies, headers, rate limits, jobs), composed by Server.ts.
+        { type: "app", pattern: "apps/http/src/server", partialMatch: false },
         { type: "app-context", pattern: "apps/http/src/*", capture: ["context"], partialMatch: false },
         { type: "app", pattern: "apps/http/src", partialMatch: false },
         { type: "app-test", pattern: "apps/http/{test,bench}", partialMatch: false }
       ],
-      // The composition root: the files of apps/http/src that choose and build the storage adapters.
-      "boundaries/files": [{ category: "composition-root", pattern: "apps/http/src/{Storage,main}.ts" }]
+      // The composition root: the files of apps/http/src that choose, configure and build the adapters (storage and Node's).
+      "boundaries/files": [{ category: "composition-root", pattern: "apps/http/src/{Storage,main,Server,Config,index}.ts" }]
     },
     rules: {
       "boundaries/dependencies": ["error", { default: "disallow", checkAllOrigins: true, checkUnknownLocals: true, policies }]

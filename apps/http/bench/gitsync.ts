@@ -8,6 +8,8 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { classifyAddress, GitRepositoriesLive } from "@octavo/adapters-node"
+import { commitFiles, type GitServer, startGitServer } from "@octavo/adapters-node/gitServer"
 import { withSearchPath } from "@octavo/adapters-pg"
 import {
   Actor,
@@ -22,11 +24,8 @@ import {
 } from "@octavo/domain"
 import { Context, Effect, Layer, Logger, LogLevel } from "effect"
 import type { StorageChoice } from "../src/Config.js"
-import { GitRepositoriesLive } from "../src/gitsync/GitCli.js"
 import { ServerInstanceLive } from "../src/gitsync/index.js"
 import { storageLayer } from "../src/Storage.js"
-import { classifyAddress } from "../src/WebFetch.js"
-import { commitFiles, type GitServer, startGitServer } from "../test/gitsync/gitServer.js"
 import { ADMIN, withBenchSchema } from "./common.js"
 
 const PAGES = Number(process.env["BENCH_PAGES"] ?? 1_000)

@@ -1,7 +1,5 @@
+import { DEFAULT_WORKER_POOL, decodeSecretKey, parseNetworkClasses } from "@octavo/adapters-node"
 import { Config, ConfigError, Either, Option, Redacted } from "effect"
-import { decodeSecretKey } from "./integrations/SecretKey.js"
-import { DEFAULT_WORKER_POOL } from "./shared/WorkerPool.js"
-import { parseNetworkClasses } from "./WebFetch.js"
 
 /** A number of milliseconds Node's timers can hold: 1 ms to about 24 days. */
 const milliseconds = (name: string, byDefault: number) =>

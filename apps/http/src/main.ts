@@ -1,11 +1,11 @@
 import { hostname } from "node:os"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { integrationsSecretKey } from "@octavo/adapters-node"
 import { Config, Effect, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { AppConfig, storageChoice } from "./Config.js"
 import { keepWasmBaseline, tuneHeap } from "./Heap.js"
 import { JsonLinesLive } from "./Log.js"
 import * as NodeServer from "./NodeServer.js"
-import { integrationsSecretKey } from "./integrations/index.js"
 import { makeHttpApp } from "./Server.js"
 import { storageLayer } from "./Storage.js"
 

@@ -1,4 +1,6 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
+import { classifyAddress, GitRepositoriesLive } from "@octavo/adapters-node"
+import { commitFiles, PASSWORD, startGitServer } from "@octavo/adapters-node/gitServer"
 import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/adapters-pg"
 import {
   DomainServices,
@@ -11,10 +13,7 @@ import {
 import { expect, it, layer } from "@effect/vitest"
 import { Duration, Effect, Layer, Option, TestClock } from "effect"
 import { RevisionObject } from "../src/content/Wire.js"
-import { GitRepositoriesLive } from "../src/gitsync/GitCli.js"
 import { ServerInstanceLive } from "../src/gitsync/index.js"
-import { classifyAddress } from "../src/WebFetch.js"
-import { commitFiles, PASSWORD, startGitServer } from "./gitsync/gitServer.js"
 import { settled } from "./gitsync/settled.js"
 import { addMember, newUser, world } from "./scenario.js"
 import { bodyAs, call, testServer } from "./harness.js"

@@ -2,14 +2,14 @@ import * as http from "node:http"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { MemoryStorage } from "@octavo/adapters-memory"
+import type { WorkerPoolOptions } from "@octavo/adapters-node"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { bigPage, bigSpec } from "../bench/bigInputs.js"
 import { makeHttpApp } from "../src/Server.js"
-import type { WorkerPoolOptions } from "../src/shared/WorkerPool.js"
 import { ADMIN_TOKEN, PUBLIC_URL } from "./harness.js"
 
-// Issue 13: large pages and specs are parsed on worker threads (shared/WorkerPool.ts), so the server keeps
+// Issue 13: large pages and specs are parsed on worker threads (packages/adapters-node/src/shared/WorkerPool.ts), so the server keeps
 // answering while one is read; a parse that takes too long, or kills its worker, is a 400 and the worker replaced.
 
 const serverWith = (parse: Partial<WorkerPoolOptions>) =>

@@ -5,8 +5,6 @@ import { OctavoBase } from "../shared/Contract.js"
 import { GitSyncApi } from "./GitSyncApi.js"
 import { GitSyncLive } from "./GitSyncHandlers.js"
 
-export { GitRepositoriesLive, makeGitRepositories } from "./GitCli.js"
-
 /** Git Sync over HTTP. */
 export const GitSyncGroups = OctavoBase.add(GitSyncApi)
 export const GitSyncHandlers = GitSyncLive

@@ -6,9 +6,6 @@ import { IntegrationsLive } from "./IntegrationsHandlers.js"
 export const IntegrationsGroups = OctavoBase.add(IntegrationsApi)
 export const IntegrationsHandlers = IntegrationsLive
 
-export { decodeSecretKey, ephemeralSecretKey, integrationsSecretKey, loadOrCreateSecretKey, secretKeyFile } from "./SecretKey.js"
-export { makeSecretBox, SECRET_KEY_VARIABLE, SecretBoxLive } from "./SecretBox.js"
-
 /** Publishing takes a script of up to 5 MiB with its images and secrets: its body may be this large, any other 2 MiB. */
 export const PUBLISH_MAX_BODY_BYTES = 16 * 1024 * 1024
 

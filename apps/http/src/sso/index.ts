@@ -2,8 +2,6 @@ import { OctavoBase } from "../shared/Contract.js"
 import { SsoApi } from "./SsoApi.js"
 import { SsoLive } from "./SsoHandlers.js"
 
-export { CertificatesLive } from "./Certificates.js"
-
 /** SSO over HTTP: SAML providers, the providers members sign in with, and subdomains. */
 export const SsoGroups = OctavoBase.add(SsoApi)
 export const SsoHandlers = SsoLive

@@ -1,4 +1,5 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
+import { commitFiles, startGitServer } from "@octavo/adapters-node/gitServer"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
@@ -6,7 +7,6 @@ import * as path from "node:path"
 import { type PageObject, RevisionObject } from "../../src/content/Wire.js"
 import { bodyAs, call, testServer } from "../harness.js"
 import { world } from "../scenario.js"
-import { commitFiles, startGitServer } from "./gitServer.js"
 import { settled } from "./settled.js"
 
 // A repository in GitBook's layout (50 pages, groups, nesting, links, assets, includes, front matter,

@@ -33,7 +33,7 @@ NWgBAY3zt17Gn3/JbDo=
 -----END CERTIFICATE-----
 `
 
-/** Certificates read by Node's crypto, as the HTTP app reads them (apps/http/src/sso/Certificates.ts is the one it runs). */
+/** Certificates read by Node's crypto, as the HTTP app reads them (packages/adapters-node/src/sso/Certificates.ts is the one it runs). */
 const NodeCertificates = Layer.succeed(Certificates, {
   normalize: (text) => {
     try {

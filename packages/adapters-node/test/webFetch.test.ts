@@ -5,7 +5,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { vi } from "vitest"
 import type { FetchFailed } from "@octavo/domain"
 import { Effect, Either, Fiber } from "effect"
-import { classifyAddress, makeWebFetcher, parseNetworkClasses, type WebFetchOptions } from "../src/WebFetch.js"
+import { classifyAddress, makeWebFetcher, parseNetworkClasses, type WebFetchOptions } from "../src/shared/WebFetch.js"
 
 /** DNS as an attacker runs it for `rebind.test`: loopback first, a private address on every later question. */
 const rebinding = vi.hoisted(() => ({ lookups: 0 }))

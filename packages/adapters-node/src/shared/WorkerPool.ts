@@ -37,7 +37,7 @@ export const DEFAULT_WORKER_POOL: WorkerPoolOptions = {
  */
 const workerEntry = (): { readonly url: URL; readonly execArgv?: Array<string> } =>
   import.meta.url.endsWith(".ts")
-    ? { url: new URL("./parseWorker.dev.mjs", import.meta.url), execArgv: ["--conditions=source"] }
+    ? { url: new URL("./parseWorker.dev.mjs", import.meta.url), execArgv: ["--conditions=octavo-source"] }
     : { url: new URL("./parseWorker.js", import.meta.url) }
 
 type Answer = Effect.Effect<unknown, Unreadable>

@@ -1,5 +1,5 @@
 /**
- * A parse worker of ParseWorkers.ts: runs the domain's heavy tasks (`heavyTasks`) by name, one at a time,
+ * A parse worker of WorkerPool.ts: runs the domain's heavy tasks (`heavyTasks`) by name, one at a time,
  * and answers plain data. It says it is ready once loaded, so that a worker that cannot load is told apart
  * from input that cannot be read.
  */

@@ -1,5 +1,5 @@
 // The parse worker when the server runs from its TypeScript sources (vitest): tsx compiles them in the worker
-// thread too, and `--conditions=source` (given by ParseWorkers.ts) reads the workspace packages' sources, as vitest does.
+// thread too, and `--conditions=octavo-source` (given by WorkerPool.ts) reads the workspace packages' sources, as vitest does.
 import { register } from "tsx/esm/api"
 
 register()

@@ -6,7 +6,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { makeGitRepositories } from "../../src/gitsync/GitCli.js"
-import { classifyAddress } from "../../src/WebFetch.js"
+import { classifyAddress } from "../../src/shared/WebFetch.js"
 import { commitFiles, PASSWORD, startGitServer } from "./gitServer.js"
 
 const encoder = new TextEncoder()
