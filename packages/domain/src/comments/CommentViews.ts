@@ -30,6 +30,7 @@ export const blockReader = (work: HeavyWorkRunner) => {
   }
 }
 
+/** The page a comment is on, as its view names it. */
 const describe = (page: ContentPage, path: string | undefined, outdated: boolean): TargetPage => ({
   id: page.id,
   title: page.title,
