@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { commentListKey, Comments, replyListKey } from "@octavo/domain"
+import { CommentReplies, commentListKey, Comments, replyListKey } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
@@ -13,6 +13,7 @@ export const CommentsLive = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const comments = yield* Comments
+      const replies = yield* CommentReplies
       const { presentComment, presentReply } = commentPresenters(yield* PublicUrl)
       return handlers
         .handle("list", ({ path, urlParams: { authors, format, order = "desc", status: asked, targetPage, ...page } }) => {
@@ -45,28 +46,28 @@ export const CommentsLive = HttpApiBuilder.group(
           listOf(
             replyListKey(path.spaceId, path.changeRequestId, path.commentId),
             urlParams,
-            (page) => comments.listReplies(path.spaceId, path.changeRequestId, path.commentId, page),
+            (page) => replies.listReplies(path.spaceId, path.changeRequestId, path.commentId, page),
             presentReply(urlParams.format)
           ))
         .handle(
           "reply",
           ({ path, payload, urlParams }) =>
-            domain(comments.reply(path.spaceId, path.changeRequestId, path.commentId, payload)).pipe(
+            domain(replies.reply(path.spaceId, path.changeRequestId, path.commentId, payload)).pipe(
               Effect.flatMap(createdAs(presentReply(urlParams.format)))
             )
         )
         .handle("getReply", ({ path, urlParams }) =>
-          domain(comments.getReply(path.spaceId, path.changeRequestId, path.commentId, path.commentReplyId)).pipe(
+          domain(replies.getReply(path.spaceId, path.changeRequestId, path.commentId, path.commentReplyId)).pipe(
             Effect.map(presentReply(urlParams.format))
           ))
         .handle("updateReply", ({ path, payload }) =>
-          domain(comments.updateReply(path.spaceId, path.changeRequestId, path.commentId, path.commentReplyId, payload)).pipe(
+          domain(replies.updateReply(path.spaceId, path.changeRequestId, path.commentId, path.commentReplyId, payload)).pipe(
             Effect.map(presentReply(undefined))
           ))
         .handle(
           "removeReply",
           ({ path }) =>
-            domain(comments.removeReply(path.spaceId, path.changeRequestId, path.commentId, path.commentReplyId))
+            domain(replies.removeReply(path.spaceId, path.changeRequestId, path.commentId, path.commentReplyId))
         )
     })
 )

@@ -10,9 +10,12 @@ import {
   shareLinkListKey,
   type SiteId,
   siteListKey,
+  ShareLinks,
   type SitePage,
+  SitePublishing,
   Sites,
   siteSpaceListKey,
+  SiteStructure,
   type SiteView
 } from "@octavo/domain"
 import { Effect } from "effect"
@@ -38,9 +41,8 @@ const sitePageOf = <A, B, E extends DomainError, R>(
   present: (site: SiteView) => (item: A) => B
 ) => Effect.map(pageOf(key, query, fetch), ({ next, page }) => ({ items: page.items.map(present(page.site)), count: page.count, ...next }))
 
-/** The domain and what the handlers of each group share. */
+/** What the handlers of each group share. */
 const make = Effect.gen(function*() {
-  const sites = yield* Sites
   const present = sitePresenters(yield* PublicUrl, yield* SpaceWireFields)
   /**
    * A site is named under its organization: under another one it does not exist. The use case's own
@@ -49,7 +51,7 @@ const make = Effect.gen(function*() {
   const owned = (path: SitePathParams) => inOrganization(path.organizationId)
   /** A use case on the site of the path, in the path's organization. */
   const onSite = <A, E extends DomainError, R>(path: SitePathParams, effect: Effect.Effect<A, E, R>) => domain(owned(path)(effect))
-  return { sites, present, owned, onSite }
+  return { present, owned, onSite }
 })
 
 export const SitesLive = HttpApiBuilder.group(
@@ -57,7 +59,9 @@ export const SitesLive = HttpApiBuilder.group(
   "sites",
   (handlers) =>
     Effect.gen(function*() {
-      const { onSite, present, sites } = yield* make
+      const { onSite, present } = yield* make
+      const sites = yield* Sites
+      const publishing = yield* SitePublishing
       return handlers
         .handle("list", ({ path, urlParams: { published, space, title, type, ...page } }) => {
           const filter = { space, title, published, types: type }
@@ -77,23 +81,23 @@ export const SitesLive = HttpApiBuilder.group(
         .handle("publish", ({ path }) => onSite(path, sites.publish(path.siteId)).pipe(Effect.map(present.presentSite)))
         .handle("unpublish", ({ path }) => onSite(path, sites.unpublish(path.siteId)).pipe(Effect.map(present.presentSite)))
         .handle("getAdaptiveSchema", ({ path }) =>
-          onSite(path, sites.adaptiveSchema(path.siteId)).pipe(Effect.map(present.presentAdaptiveSchema)))
+          onSite(path, publishing.adaptiveSchema(path.siteId)).pipe(Effect.map(present.presentAdaptiveSchema)))
         .handle("setAdaptiveSchema", ({ path, payload }) =>
-          onSite(path, sites.setAdaptiveSchema(path.siteId, payload)).pipe(Effect.map(present.presentAdaptiveSchema)))
+          onSite(path, publishing.setAdaptiveSchema(path.siteId, payload)).pipe(Effect.map(present.presentAdaptiveSchema)))
         .handle("getPublished", ({ path, urlParams }) =>
-          onSite(path, sites.published(path.siteId, urlParams.shareKey)).pipe(Effect.map(present.presentPublished)))
+          onSite(path, publishing.published(path.siteId, urlParams.shareKey)).pipe(Effect.map(present.presentPublished)))
         .handle("getStructure", ({ path, urlParams }) =>
-          onSite(path, sites.published(path.siteId, urlParams.shareKey)).pipe(
+          onSite(path, publishing.published(path.siteId, urlParams.shareKey)).pipe(
             Effect.map(({ site, structure }) =>
               present.presentStructure(site, structure)
             )
           ))
         .handle("getPublishingAuth", ({ path }) =>
-          onSite(path, sites.publishingAuth(path.siteId)).pipe(Effect.map(present.presentPublishingAuth)))
+          onSite(path, publishing.publishingAuth(path.siteId)).pipe(Effect.map(present.presentPublishingAuth)))
         .handle("updatePublishingAuth", ({ path, payload }) =>
-          onSite(path, sites.updatePublishingAuth(path.siteId, payload)).pipe(Effect.map(present.presentPublishingAuth)))
+          onSite(path, publishing.updatePublishingAuth(path.siteId, payload)).pipe(Effect.map(present.presentPublishingAuth)))
         .handle("regeneratePublishingAuth", ({ path }) =>
-          onSite(path, sites.regeneratePublishingAuth(path.siteId)).pipe(Effect.map(present.presentPublishingAuth)))
+          onSite(path, publishing.regeneratePublishingAuth(path.siteId)).pipe(Effect.map(present.presentPublishingAuth)))
     })
 )
 
@@ -102,29 +106,32 @@ export const SiteStructureLive = HttpApiBuilder.group(
   "siteStructure",
   (handlers) =>
     Effect.gen(function*() {
-      const { onSite, owned, present, sites } = yield* make
+      const { onSite, owned, present } = yield* make
+      const structure = yield* SiteStructure
       const { locations } = present
       return handlers
         .handle("listSiteSpaces", ({ path, urlParams: { default: dflt, shareKey, ...page } }) =>
           sitePageOf(
             siteSpaceListKey(path.siteId, dflt),
             page,
-            (request) => owned(path)(sites.listSiteSpaces(path.siteId, { default: dflt, shareKey }, request)),
+            (request) => owned(path)(structure.listSiteSpaces(path.siteId, { default: dflt, shareKey }, request)),
             present.presentSiteSpace
           ))
         .handle("addSiteSpace", ({ path, payload }) =>
-          onSite(path, sites.addSiteSpace(path.siteId, payload)).pipe(
+          onSite(path, structure.addSiteSpace(path.siteId, payload)).pipe(
             Effect.flatMap(({ site, siteSpace }) =>
               created(locations.siteSpace(site, siteSpace.siteSpace.id), present.presentSiteSpace(site)(siteSpace))
             )
           ))
         .handle("updateSiteSpace", ({ path, payload }) =>
-          onSite(path, sites.updateSiteSpace(path.siteId, path.siteSpaceId, payload)).pipe(
-            Effect.map(({ site, siteSpace }) => present.presentSiteSpace(site)(siteSpace))
+          onSite(path, structure.updateSiteSpace(path.siteId, path.siteSpaceId, payload)).pipe(
+            Effect.map(({ site, siteSpace }) =>
+              present.presentSiteSpace(site)(siteSpace)
+            )
           ))
-        .handle("removeSiteSpace", ({ path }) => onSite(path, sites.removeSiteSpace(path.siteId, path.siteSpaceId)))
+        .handle("removeSiteSpace", ({ path }) => onSite(path, structure.removeSiteSpace(path.siteId, path.siteSpaceId)))
         .handle("moveSiteSpace", ({ path, payload }) =>
-          onSite(path, sites.moveSiteSpace(path.siteId, path.siteSpaceId, payload.position)).pipe(
+          onSite(path, structure.moveSiteSpace(path.siteId, path.siteSpaceId, payload.position)).pipe(
             Effect.map(({ site, siteSpace }) =>
               present.presentSiteSpace(site)(siteSpace)
             )
@@ -133,25 +140,26 @@ export const SiteStructureLive = HttpApiBuilder.group(
           sitePageOf(
             sectionListKey(path.siteId),
             page,
-            (request) => owned(path)(sites.listSections(path.siteId, shareKey, request)),
+            (request) =>
+              owned(path)(structure.listSections(path.siteId, shareKey, request)),
             present.presentSection
           ))
         .handle("addSection", ({ path, payload: { sectionGroupId, siteSectionGroupId, ...rest } }) => {
           const group = sectionGroupId ?? siteSectionGroupId
-          return onSite(path, sites.addSection(path.siteId, group === undefined ? rest : { ...rest, sectionGroupId: group })).pipe(
+          return onSite(path, structure.addSection(path.siteId, group === undefined ? rest : { ...rest, sectionGroupId: group })).pipe(
             Effect.flatMap(({ section, site }) =>
               created(locations.section(site, section.section.id), present.presentSection(site)(section))
             )
           )
         })
         .handle("getSection", ({ path, urlParams }) =>
-          onSite(path, sites.getSection(path.siteId, path.siteSectionId, urlParams.shareKey)).pipe(
+          onSite(path, structure.getSection(path.siteId, path.siteSectionId, urlParams.shareKey)).pipe(
             Effect.map(({ section, site }) => present.presentSection(site)(section))
           ))
         .handle("updateSection", ({ path, payload: { sectionGroupId, siteSectionGroupId, ...rest } }) =>
           onSite(
             path,
-            sites.updateSection(path.siteId, path.siteSectionId, {
+            structure.updateSection(path.siteId, path.siteSectionId, {
               ...rest,
               // null (back to the root) is a value: either name may carry it.
               ...(sectionGroupId !== undefined
@@ -165,37 +173,39 @@ export const SiteStructureLive = HttpApiBuilder.group(
               present.presentSection(site)(section)
             )
           ))
-        .handle("removeSection", ({ path }) => onSite(path, sites.removeSection(path.siteId, path.siteSectionId)))
+        .handle("removeSection", ({ path }) => onSite(path, structure.removeSection(path.siteId, path.siteSectionId)))
         .handle("moveSection", ({ path, payload }) =>
-          onSite(path, sites.moveSection(path.siteId, path.siteSectionId, payload.position)).pipe(
-            Effect.map(({ section, site }) => present.presentSection(site)(section))
+          onSite(path, structure.moveSection(path.siteId, path.siteSectionId, payload.position)).pipe(
+            Effect.map(({ section, site }) =>
+              present.presentSection(site)(section)
+            )
           ))
         .handle("listGroups", ({ path, urlParams }) =>
           sitePageOf(
             groupListKey(path.siteId),
             urlParams,
-            (request) => owned(path)(sites.listGroups(path.siteId, request)),
+            (request) => owned(path)(structure.listGroups(path.siteId, request)),
             present.presentGroup
           ))
         .handle("addGroup", ({ path, payload }) =>
-          onSite(path, sites.addGroup(path.siteId, payload)).pipe(
+          onSite(path, structure.addGroup(path.siteId, payload)).pipe(
             Effect.flatMap(({ group, site }) => created(locations.group(site, group.group.id), present.presentGroup(site)(group)))
           ))
         .handle("updateGroup", ({ path, payload }) =>
-          onSite(path, sites.updateGroup(path.siteId, path.siteSectionGroupId, payload)).pipe(
+          onSite(path, structure.updateGroup(path.siteId, path.siteSectionGroupId, payload)).pipe(
             Effect.map(({ group, site }) => present.presentGroup(site)(group))
           ))
-        .handle("removeGroup", ({ path }) => onSite(path, sites.removeGroup(path.siteId, path.siteSectionGroupId)))
+        .handle("removeGroup", ({ path }) => onSite(path, structure.removeGroup(path.siteId, path.siteSectionGroupId)))
         .handle("addSectionToGroup", ({ path, payload }) =>
-          onSite(path, sites.addSectionToGroup(path.siteId, path.siteSectionGroupId, payload.sectionId)).pipe(
+          onSite(path, structure.addSectionToGroup(path.siteId, path.siteSectionGroupId, payload.sectionId)).pipe(
             Effect.map(({ group, site }) =>
               present.presentGroup(site)(group)
             )
           ))
         .handle("removeSectionFromGroup", ({ path }) =>
-          onSite(path, sites.removeSectionFromGroup(path.siteId, path.siteSectionGroupId, path.siteSectionId)))
+          onSite(path, structure.removeSectionFromGroup(path.siteId, path.siteSectionGroupId, path.siteSectionId)))
         .handle("moveGroup", ({ path, payload }) =>
-          onSite(path, sites.moveGroup(path.siteId, path.siteSectionGroupId, payload.position)).pipe(
+          onSite(path, structure.moveGroup(path.siteId, path.siteSectionGroupId, payload.position)).pipe(
             Effect.map(({ group, site }) =>
               present.presentGroup(site)(group)
             )
@@ -208,23 +218,26 @@ export const ShareLinksLive = HttpApiBuilder.group(
   "shareLinks",
   (handlers) =>
     Effect.gen(function*() {
-      const { onSite, owned, present, sites } = yield* make
+      const { onSite, owned, present } = yield* make
+      const shareLinks = yield* ShareLinks
       return handlers
         .handle("listShareLinks", ({ path, urlParams: { search, ...page } }) =>
           sitePageOf(
             shareLinkListKey(path.siteId, search),
             page,
-            (request) => owned(path)(sites.listShareLinks(path.siteId, search, request)),
+            (request) => owned(path)(shareLinks.listShareLinks(path.siteId, search, request)),
             present.presentShareLink
           ))
         .handle("createShareLink", ({ path, payload }) =>
-          onSite(path, sites.createShareLink(path.siteId, payload)).pipe(
+          onSite(path, shareLinks.createShareLink(path.siteId, payload)).pipe(
             Effect.flatMap(({ link, site }) => createdAs(present.presentShareLink(site))(link))
           ))
         .handle("updateShareLink", ({ path, payload }) =>
-          onSite(path, sites.updateShareLink(path.siteId, path.shareLinkId, payload)).pipe(
-            Effect.map(({ link, site }) => present.presentShareLink(site)(link))
+          onSite(path, shareLinks.updateShareLink(path.siteId, path.shareLinkId, payload)).pipe(
+            Effect.map(({ link, site }) =>
+              present.presentShareLink(site)(link)
+            )
           ))
-        .handle("removeShareLink", ({ path }) => onSite(path, sites.removeShareLink(path.siteId, path.shareLinkId)))
+        .handle("removeShareLink", ({ path }) => onSite(path, shareLinks.removeShareLink(path.siteId, path.shareLinkId)))
     })
 )

@@ -1,4 +1,6 @@
+import { Layer } from "effect"
 import { Comments } from "./CommentService.js"
+import { CommentReplies } from "./ReplyService.js"
 
 export * from "./Comment.js"
 export * from "./CommentService.js"
@@ -8,6 +10,7 @@ export * from "./Lists.js"
 export * from "./Policy.js"
 export * from "./Reads.js"
 export * from "./Ports.js"
+export * from "./ReplyService.js"
 
-/** The comments context's use cases: threads on change requests. */
-export const CommentsServices = Comments.Default
+/** The comments context's use cases: threads on change requests, and their replies. */
+export const CommentsServices = Layer.mergeAll(Comments.Default, CommentReplies.Default)

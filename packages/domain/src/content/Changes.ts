@@ -136,6 +136,345 @@ const removable = (value: string | null | undefined, current: string | undefined
 const withOptional = <K extends string>(key: K, value: string | undefined): { readonly [P in K]?: string } =>
   (value === undefined ? {} : { [key]: value }) as { readonly [P in K]?: string }
 
+/** A batch under way: the content as the changes so far left it, and what they touched. */
+interface Batch {
+  readonly content: RevisionContent
+  readonly context: ChangeContext
+  readonly work: HeavyWorkRunner
+  readonly pages: Map<PageId, ContentPage>
+  readonly files: Map<FileId, File>
+  readonly touchedPages: Set<PageId>
+  readonly touchedFiles: Set<FileId>
+  readonly outcomes: Map<PageId, PageOutcome>
+  readonly insertedFiles: Array<File>
+  /** Pages whose markdown this batch wrote, with the field that wrote it: their links are resolved at the end. */
+  readonly authored: Map<PageId, string>
+  /** Base revisions `revert_page` reads, each loaded once. */
+  readonly sources: Map<string, RevisionContent | undefined>
+  readonly refs: { readonly pages: Map<string, PageId>; readonly files: Map<string, FileId> }
+  readonly isExistingPath: (path: string) => boolean
+  readonly childrenOf: (parentId: PageId | null, except?: PageId) => Array<ContentPage>
+  readonly isWithin: (candidate: PageId | null, ancestor: PageId) => boolean
+  /** What the batch did to a page, first touch first; the kind follows whether it exists before and after. */
+  readonly touched: (id: PageId, ref?: string) => void
+}
+
+const startBatch = (content: RevisionContent, context: ChangeContext): Batch => {
+  const pages = new Map(content.pages)
+  const touchedPages = new Set<PageId>()
+  const outcomes = new Map<PageId, PageOutcome>()
+  // The revision's page paths, which refs must not shadow: built on the first ref only.
+  let existingPaths: ReadonlySet<string> | undefined
+  const isExistingPath = (path: string) => {
+    existingPaths ??= new Set(pathIndex(content).pathOf.values())
+    return existingPaths.has(path)
+  }
+
+  const childrenOf = (parentId: PageId | null, except?: PageId) =>
+    Array.from(pages.values()).filter((p) => p.parentId === parentId && p.id !== except).sort(byPosition)
+
+  const isWithin = (candidate: PageId | null, ancestor: PageId): boolean => {
+    for (let current = candidate; current !== null; current = pages.get(current)?.parentId ?? null) {
+      if (current === ancestor) return true
+    }
+    return false
+  }
+
+  const touched = (id: PageId, ref?: string) => {
+    touchedPages.add(id)
+    if (!outcomes.has(id)) outcomes.set(id, { kind: "updated", page: id, ref })
+  }
+
+  return {
+    content,
+    context,
+    work: context.work ?? { run: runHere },
+    pages,
+    files: new Map(content.files),
+    touchedPages,
+    touchedFiles: new Set<FileId>(),
+    outcomes,
+    insertedFiles: [],
+    authored: new Map<PageId, string>(),
+    sources: new Map<string, RevisionContent | undefined>(),
+    refs: { pages: new Map<string, PageId>(), files: new Map<string, FileId>() },
+    isExistingPath,
+    childrenOf,
+    isWithin,
+    touched
+  }
+}
+
+/** The checks a change makes against the batch, its errors naming the change's fields (`changes.<index>.<name>`). */
+const stepOf = (batch: Batch, index: number) => {
+  const field = (name: string) => `changes.${index}.${name}`
+  const invalid = (name: string, rule: string) => new InvalidInput({ field: field(name), rule })
+
+  const placeUnder = (into: PageId | null, at: number | undefined, self?: PageId) =>
+    Effect.gen(function*() {
+      if (into !== null) {
+        const parent = batch.pages.get(into)
+        if (parent === undefined) return yield* invalid("into", `page ${into} is not in this revision`)
+        if (parent.kind === "link") return yield* invalid("into", "a link page cannot hold pages")
+        if (self !== undefined && batch.isWithin(into, self))
+          return yield* invalid("into", "a page cannot move into itself or its subpages")
+      }
+      const siblings = batch.childrenOf(into, self)
+      const where = at ?? siblings.length
+      if (where > siblings.length)
+        return yield* invalid("at", `must be at most ${siblings.length}, the number of pages there`)
+      return keyBetween(siblings[where - 1]?.position, siblings[where]?.position)
+    })
+
+  const requireFreeSlug = (slug: string, parentId: PageId | null, self?: PageId) =>
+    batch.childrenOf(parentId, self).some((p) => p.slug === slug)
+      ? Effect.fail(new Conflict({ reason: `${field("slug")}: ${slug} is taken by a sibling page` }))
+      : Effect.void
+
+  const claimRef = (ref: string | undefined, name: string) =>
+    ref === undefined
+      ? Effect.void
+      : batch.refs.pages.has(ref) || batch.refs.files.has(ref)
+      ? Effect.fail(invalid(name, `${ref} is already a ref in this batch`))
+      : batch.isExistingPath(ref.replace(/\.md$/i, ""))
+      ? Effect.fail(invalid(name, `${ref} is the path of a page already in the revision`))
+      : Effect.void
+
+  return { index, field, invalid, placeUnder, requireFreeSlug, claimRef }
+}
+
+type Step = ReturnType<typeof stepOf>
+
+type ChangeOf<O extends AppliedChange["operation"]> = Extract<AppliedChange, { readonly operation: O }>
+
+const insertPage = (batch: Batch, step: Step, change: ChangeOf<"insert_page">) =>
+  Effect.gen(function*() {
+    const { claimRef, field, invalid, placeUnder, requireFreeSlug } = step
+    const kind = change.kind ?? "document"
+    if (kind === "link" && change.href === undefined) return yield* invalid("href", "is required for a link page")
+    yield* claimRef(change.ref, "ref")
+    const markdown = yield* markdownOf(change.document, field("document.document"))
+    const read = yield* readDocument(batch.work, markdown ?? "", field("document"))
+    const title = read.title ?? change.title ?? "Untitled"
+    const into = change.into ?? null
+    const position = yield* placeUnder(into, change.at)
+    const slug = change.slug ?? slugify(title)
+    yield* requireFreeSlug(slug, into)
+    const page: ContentPage = {
+      id: "id" in change ? change.id : PageId.make(yield* batch.context.newId),
+      kind,
+      title,
+      slug,
+      parentId: into,
+      position,
+      markdown: kind === "document" ? read.body : "",
+      hidden: read.hidden ?? change.hidden ?? false,
+      noIndex: read.noIndex ?? change.noIndex ?? false,
+      noRobotsIndex: read.noRobotsIndex ?? change.noRobotsIndex ?? false,
+      createdAt: batch.context.now,
+      updatedAt: batch.context.now,
+      ...withOptional("emoji", removable(change.emoji, undefined)),
+      ...withOptional("icon", read.icon ?? removable(change.icon, undefined)),
+      ...withOptional("description", read.description ?? change.description),
+      ...withOptional("condition", change.condition === "" ? undefined : change.condition),
+      ...(kind === "link" && change.href !== undefined ? { href: change.href } : {}),
+      ...(read.layout !== undefined ? { layout: read.layout } : {})
+    }
+    batch.pages.set(page.id, page)
+    if (change.ref !== undefined) batch.refs.pages.set(change.ref, page.id)
+    if (page.markdown !== "") batch.authored.set(page.id, field("document"))
+    batch.touched(page.id, change.ref)
+  })
+
+const updatePage = (batch: Batch, step: Step, change: ChangeOf<"update_page">) =>
+  Effect.gen(function*() {
+    const { field, invalid, placeUnder, requireFreeSlug } = step
+    const current = batch.pages.get(change.page)
+    if (current === undefined) return yield* invalid("page", `page ${change.page} is not in this revision`)
+    const markdown = yield* markdownOf(change.document, field("document.document"))
+    const read = markdown === undefined ? undefined : yield* readDocument(batch.work, markdown, field("document"))
+    const into = change.into === undefined ? current.parentId : change.into
+    const moves = change.into !== undefined || change.at !== undefined
+    const position = moves ? yield* placeUnder(into, change.at, current.id) : current.position
+    const title = read?.title ?? change.title ?? current.title
+    const slug = change.slug ?? current.slug
+    if (slug !== current.slug || into !== current.parentId) yield* requireFreeSlug(slug, into, current.id)
+    const { condition: _condition, description: _description, emoji: _emoji, icon: _icon, ...kept } = current
+    const condition = change.condition === undefined ? current.condition : change.condition === "" ? undefined : change.condition
+    const updated: ContentPage = {
+      ...kept,
+      title,
+      slug,
+      parentId: into,
+      position,
+      markdown: read !== undefined && current.kind === "document" ? read.body : current.markdown,
+      hidden: read?.hidden ?? change.hidden ?? current.hidden,
+      noIndex: read?.noIndex ?? change.noIndex ?? current.noIndex,
+      noRobotsIndex: read?.noRobotsIndex ?? change.noRobotsIndex ?? current.noRobotsIndex,
+      updatedAt: batch.context.now,
+      ...withOptional("emoji", removable(change.emoji, current.emoji)),
+      ...withOptional("icon", read?.icon ?? removable(change.icon, current.icon)),
+      ...withOptional("description", read?.description ?? change.description ?? current.description),
+      ...withOptional("condition", condition),
+      ...(change.href !== undefined && current.kind === "link" ? { href: change.href } : {}),
+      ...(read?.layout !== undefined ? { layout: read.layout } : {})
+    }
+    batch.pages.set(updated.id, updated)
+    if (read !== undefined && updated.markdown !== "") batch.authored.set(updated.id, field("document"))
+    batch.touched(updated.id)
+  })
+
+const deletePage = (batch: Batch, step: Step, change: ChangeOf<"delete_page">) =>
+  Effect.gen(function*() {
+    if (!batch.pages.has(change.page)) return yield* step.invalid("page", `page ${change.page} is not in this revision`)
+    // The page and everything under it, found before any is removed.
+    const doomed = Array.from(batch.pages.keys()).filter((id) => batch.isWithin(id, change.page))
+    for (const id of doomed) {
+      batch.pages.delete(id)
+      batch.authored.delete(id)
+      batch.touched(id)
+    }
+  })
+
+const revertPage = (batch: Batch, step: Step, change: ChangeOf<"revert_page">) =>
+  Effect.gen(function*() {
+    const { invalid, placeUnder, requireFreeSlug } = step
+    const { context, pages, sources } = batch
+    if (change.block !== undefined) return yield* invalid("block", "reverting single blocks is not supported: revert the whole page")
+    const key = change.revision ?? ""
+    if (!sources.has(key)) {
+      sources.set(key, change.revision === undefined ? yield* context.revertBase : yield* context.revisionContent(change.revision))
+    }
+    const source = sources.get(key)
+    if (source === undefined) return yield* invalid("revision", `${change.revision} is not a revision of this space`)
+    const before = source.pages.get(change.page)
+    if (before === undefined) {
+      return yield* invalid("page", `page ${change.page} is not in the revision it would be reverted to`)
+    }
+    const current = pages.get(change.page)
+    // A page still here keeps its place; a deleted one comes back where it was, or last at the top.
+    const parentBack = before.parentId === null || pages.has(before.parentId)
+    const parentId = current !== undefined ? current.parentId : parentBack ? before.parentId : null
+    // Its old key only while no sibling took it since: two pages never share a place.
+    const keyFree = parentBack && !batch.childrenOf(before.parentId, before.id).some((p) => p.position === before.position)
+    const position = current !== undefined
+      ? current.position
+      : keyFree
+      ? before.position
+      : yield* placeUnder(parentId, undefined, before.id)
+    yield* requireFreeSlug(before.slug, parentId, before.id)
+    const reverted: ContentPage = { ...before, parentId, position, updatedAt: context.now }
+    pages.set(reverted.id, reverted)
+    // The text comes back as it was stored, its links already resolved.
+    batch.authored.delete(reverted.id)
+    batch.touched(reverted.id)
+  })
+
+const insertFiles = (batch: Batch, step: Step, change: ChangeOf<"insert_files">) =>
+  Effect.gen(function*() {
+    const { claimRef, invalid } = step
+    const { context } = batch
+    for (const [i, entry] of change.files.entries()) {
+      const at = `files.${i}`
+      yield* claimRef(entry.ref, `${at}.ref`)
+      let bytes: Uint8Array
+      let sentType: string | undefined
+      if (entry.base64 !== undefined) {
+        if (entry.contentType === undefined) return yield* invalid(`${at}.contentType`, "is required with base64")
+        const decoded = decodeBase64(entry.base64)
+        if (decoded === undefined) return yield* invalid(`${at}.base64`, "must be base64")
+        bytes = decoded
+      } else {
+        const fetched = context.fetched?.get(fetchedKey(step.index, i))
+        if (fetched === undefined) return yield* invalid(`${at}.url`, "was not fetched")
+        bytes = fetched.bytes
+        sentType = fetched.contentType === "" ? undefined : fetched.contentType
+      }
+      if (bytes.length > MAX_FILE_BYTES) {
+        return yield* invalid(
+          `${at}.${entry.base64 !== undefined ? "base64" : "url"}`,
+          `must be at most ${MAX_FILE_BYTES} bytes, got ${bytes.length}`
+        )
+      }
+      const dimensions = imageDimensions(bytes)
+      const file: File = {
+        id: FileId.make(yield* context.newId),
+        name: entry.name,
+        contentType: entry.contentType ?? sentType ?? contentTypeOf(entry.name),
+        size: bytes.length,
+        blobKey: yield* context.storeBlob(bytes),
+        createdAt: context.now,
+        ...(dimensions !== undefined ? { dimensions } : {})
+      }
+      batch.files.set(file.id, file)
+      batch.touchedFiles.add(file.id)
+      batch.insertedFiles.push(file)
+      if (entry.ref !== undefined) batch.refs.files.set(entry.ref, file.id)
+    }
+  })
+
+/** One change applied to the batch, by its kind. */
+const applyChange = (batch: Batch, index: number, change: AppliedChange): Effect.Effect<void, InvalidInput | Conflict> => {
+  const step = stepOf(batch, index)
+  switch (change.operation) {
+    case "insert_page":
+      return insertPage(batch, step, change)
+    case "update_page":
+      return updatePage(batch, step, change)
+    case "delete_page":
+      return deletePage(batch, step, change)
+    case "revert_page":
+      return revertPage(batch, step, change)
+    case "insert_files":
+      return insertFiles(batch, step, change)
+  }
+}
+
+/** Links of the markdown the batch wrote, resolved against the tree it produced. */
+const resolveAuthoredLinks = (batch: Batch) =>
+  Effect.gen(function*() {
+    const { authored, files, pages, refs, work } = batch
+    if (authored.size === 0) return
+    const after: RevisionContent = { pages, files }
+    const paths = pathIndex(after)
+    for (const [id, documentField] of authored) {
+      const page = pages.get(id)
+      if (page === undefined) continue
+      // The parser's own limits (a stack overflow on markdown nested thousands deep, its time) are invalid input.
+      const markdown = yield* Effect.flatMap(
+        work.run(linksTask, page.markdown),
+        (links) => resolveLinksWith(work, page.markdown, links, after, paths, id, refs)
+      ).pipe(Effect.mapError(({ rule }) => new InvalidInput({ field: documentField, rule })))
+      if (markdown !== page.markdown) pages.set(id, { ...page, markdown })
+    }
+  })
+
+/** The batch's outcome: the content it left, the delta to store, and what it did to each page. */
+const finish = (batch: Batch): AppliedBatch => {
+  const { content, files, insertedFiles, outcomes, pages, touchedFiles, touchedPages } = batch
+  const delta: ContentDelta = {
+    pages: Array.from(touchedPages).flatMap((id) => {
+      const page = pages.get(id)
+      return page === undefined ? [] : [page]
+    }),
+    deletedPages: Array.from(touchedPages).filter((id) => !pages.has(id) && content.pages.has(id)),
+    files: Array.from(touchedFiles).flatMap((id) => {
+      const file = files.get(id)
+      return file === undefined ? [] : [file]
+    }),
+    deletedFiles: []
+  }
+  // Whether a page was there before and is there after says what the batch did to it; one that
+  // came and went in the same batch never was.
+  const reported = Array.from(outcomes.values()).flatMap((o): Array<PageOutcome> => {
+    const was = content.pages.has(o.page)
+    const is = pages.has(o.page)
+    if (!was && !is) return []
+    return [{ ...o, kind: !was ? "created" : !is ? "deleted" : "updated" }]
+  })
+  return { content: { pages, files }, delta, outcomes: reported, insertedFiles }
+}
+
 /**
  * Applies a batch of changes in order to a revision's content. Any invalid change rejects the
  * whole batch; nothing is written here, the caller stores the delta as a new revision. Links in
@@ -147,269 +486,10 @@ export const applyChanges = (
   context: ChangeContext
 ): Effect.Effect<AppliedBatch, InvalidInput | Conflict> =>
   Effect.gen(function*() {
-    const pages = new Map(content.pages)
-    const files = new Map(content.files)
-    const touchedPages = new Set<PageId>()
-    const touchedFiles = new Set<FileId>()
-    const outcomes = new Map<PageId, PageOutcome>()
-    const work = context.work ?? { run: runHere }
-    const insertedFiles: Array<File> = []
-    /** Pages whose markdown this batch wrote, with the field that wrote it: their links are resolved at the end. */
-    const authored = new Map<PageId, string>()
-    /** Base revisions `revert_page` reads, each loaded once. */
-    const sources = new Map<string, RevisionContent | undefined>()
-    const refs = { pages: new Map<string, PageId>(), files: new Map<string, FileId>() }
-    // The revision's page paths, which refs must not shadow: built on the first ref only.
-    let existingPaths: ReadonlySet<string> | undefined
-    const isExistingPath = (path: string) => {
-      existingPaths ??= new Set(pathIndex(content).pathOf.values())
-      return existingPaths.has(path)
-    }
-
-    const childrenOf = (parentId: PageId | null, except?: PageId) =>
-      Array.from(pages.values()).filter((p) => p.parentId === parentId && p.id !== except).sort(byPosition)
-
-    const isWithin = (candidate: PageId | null, ancestor: PageId): boolean => {
-      for (let current = candidate; current !== null; current = pages.get(current)?.parentId ?? null) {
-        if (current === ancestor) return true
-      }
-      return false
-    }
-
-    /** What the batch did to a page, first touch first; the kind follows whether it exists before and after. */
-    const touched = (id: PageId, ref?: string) => {
-      touchedPages.add(id)
-      if (!outcomes.has(id)) outcomes.set(id, { kind: "updated", page: id, ref })
-    }
-
-    for (const [index, change] of changes.entries()) {
-      const field = (name: string) => `changes.${index}.${name}`
-      const invalid = (name: string, rule: string) => new InvalidInput({ field: field(name), rule })
-
-      const placeUnder = (into: PageId | null, at: number | undefined, self?: PageId) =>
-        Effect.gen(function*() {
-          if (into !== null) {
-            const parent = pages.get(into)
-            if (parent === undefined) return yield* invalid("into", `page ${into} is not in this revision`)
-            if (parent.kind === "link") return yield* invalid("into", "a link page cannot hold pages")
-            if (self !== undefined && isWithin(into, self)) return yield* invalid("into", "a page cannot move into itself or its subpages")
-          }
-          const siblings = childrenOf(into, self)
-          const where = at ?? siblings.length
-          if (where > siblings.length) return yield* invalid("at", `must be at most ${siblings.length}, the number of pages there`)
-          return keyBetween(siblings[where - 1]?.position, siblings[where]?.position)
-        })
-
-      const requireFreeSlug = (slug: string, parentId: PageId | null, self?: PageId) =>
-        childrenOf(parentId, self).some((p) => p.slug === slug)
-          ? Effect.fail(new Conflict({ reason: `${field("slug")}: ${slug} is taken by a sibling page` }))
-          : Effect.void
-
-      const claimRef = (ref: string | undefined, name: string) =>
-        ref === undefined
-          ? Effect.void
-          : refs.pages.has(ref) || refs.files.has(ref)
-          ? Effect.fail(invalid(name, `${ref} is already a ref in this batch`))
-          : isExistingPath(ref.replace(/\.md$/i, ""))
-          ? Effect.fail(invalid(name, `${ref} is the path of a page already in the revision`))
-          : Effect.void
-
-      switch (change.operation) {
-        case "insert_page": {
-          const kind = change.kind ?? "document"
-          if (kind === "link" && change.href === undefined) return yield* invalid("href", "is required for a link page")
-          yield* claimRef(change.ref, "ref")
-          const markdown = yield* markdownOf(change.document, field("document.document"))
-          const read = yield* readDocument(work, markdown ?? "", field("document"))
-          const title = read.title ?? change.title ?? "Untitled"
-          const into = change.into ?? null
-          const position = yield* placeUnder(into, change.at)
-          const slug = change.slug ?? slugify(title)
-          yield* requireFreeSlug(slug, into)
-          const page: ContentPage = {
-            id: "id" in change ? change.id : PageId.make(yield* context.newId),
-            kind,
-            title,
-            slug,
-            parentId: into,
-            position,
-            markdown: kind === "document" ? read.body : "",
-            hidden: read.hidden ?? change.hidden ?? false,
-            noIndex: read.noIndex ?? change.noIndex ?? false,
-            noRobotsIndex: read.noRobotsIndex ?? change.noRobotsIndex ?? false,
-            createdAt: context.now,
-            updatedAt: context.now,
-            ...withOptional("emoji", removable(change.emoji, undefined)),
-            ...withOptional("icon", read.icon ?? removable(change.icon, undefined)),
-            ...withOptional("description", read.description ?? change.description),
-            ...withOptional("condition", change.condition === "" ? undefined : change.condition),
-            ...(kind === "link" && change.href !== undefined ? { href: change.href } : {}),
-            ...(read.layout !== undefined ? { layout: read.layout } : {})
-          }
-          pages.set(page.id, page)
-          if (change.ref !== undefined) refs.pages.set(change.ref, page.id)
-          if (page.markdown !== "") authored.set(page.id, field("document"))
-          touched(page.id, change.ref)
-          break
-        }
-        case "update_page": {
-          const current = pages.get(change.page)
-          if (current === undefined) return yield* invalid("page", `page ${change.page} is not in this revision`)
-          const markdown = yield* markdownOf(change.document, field("document.document"))
-          const read = markdown === undefined ? undefined : yield* readDocument(work, markdown, field("document"))
-          const into = change.into === undefined ? current.parentId : change.into
-          const moves = change.into !== undefined || change.at !== undefined
-          const position = moves ? yield* placeUnder(into, change.at, current.id) : current.position
-          const title = read?.title ?? change.title ?? current.title
-          const slug = change.slug ?? current.slug
-          if (slug !== current.slug || into !== current.parentId) yield* requireFreeSlug(slug, into, current.id)
-          const { condition: _condition, description: _description, emoji: _emoji, icon: _icon, ...kept } = current
-          const condition = change.condition === undefined ? current.condition : change.condition === "" ? undefined : change.condition
-          const updated: ContentPage = {
-            ...kept,
-            title,
-            slug,
-            parentId: into,
-            position,
-            markdown: read !== undefined && current.kind === "document" ? read.body : current.markdown,
-            hidden: read?.hidden ?? change.hidden ?? current.hidden,
-            noIndex: read?.noIndex ?? change.noIndex ?? current.noIndex,
-            noRobotsIndex: read?.noRobotsIndex ?? change.noRobotsIndex ?? current.noRobotsIndex,
-            updatedAt: context.now,
-            ...withOptional("emoji", removable(change.emoji, current.emoji)),
-            ...withOptional("icon", read?.icon ?? removable(change.icon, current.icon)),
-            ...withOptional("description", read?.description ?? change.description ?? current.description),
-            ...withOptional("condition", condition),
-            ...(change.href !== undefined && current.kind === "link" ? { href: change.href } : {}),
-            ...(read?.layout !== undefined ? { layout: read.layout } : {})
-          }
-          pages.set(updated.id, updated)
-          if (read !== undefined && updated.markdown !== "") authored.set(updated.id, field("document"))
-          touched(updated.id)
-          break
-        }
-        case "delete_page": {
-          if (!pages.has(change.page)) return yield* invalid("page", `page ${change.page} is not in this revision`)
-          // The page and everything under it, found before any is removed.
-          const doomed = Array.from(pages.keys()).filter((id) => isWithin(id, change.page))
-          for (const id of doomed) {
-            pages.delete(id)
-            authored.delete(id)
-            touched(id)
-          }
-          break
-        }
-        case "revert_page": {
-          if (change.block !== undefined) return yield* invalid("block", "reverting single blocks is not supported: revert the whole page")
-          const key = change.revision ?? ""
-          if (!sources.has(key)) {
-            sources.set(key, change.revision === undefined ? yield* context.revertBase : yield* context.revisionContent(change.revision))
-          }
-          const source = sources.get(key)
-          if (source === undefined) return yield* invalid("revision", `${change.revision} is not a revision of this space`)
-          const before = source.pages.get(change.page)
-          if (before === undefined) {
-            return yield* invalid("page", `page ${change.page} is not in the revision it would be reverted to`)
-          }
-          const current = pages.get(change.page)
-          // A page still here keeps its place; a deleted one comes back where it was, or last at the top.
-          const parentBack = before.parentId === null || pages.has(before.parentId)
-          const parentId = current !== undefined ? current.parentId : parentBack ? before.parentId : null
-          // Its old key only while no sibling took it since: two pages never share a place.
-          const keyFree = parentBack && !childrenOf(before.parentId, before.id).some((p) => p.position === before.position)
-          const position = current !== undefined
-            ? current.position
-            : keyFree
-            ? before.position
-            : yield* placeUnder(parentId, undefined, before.id)
-          yield* requireFreeSlug(before.slug, parentId, before.id)
-          const reverted: ContentPage = { ...before, parentId, position, updatedAt: context.now }
-          pages.set(reverted.id, reverted)
-          // The text comes back as it was stored, its links already resolved.
-          authored.delete(reverted.id)
-          touched(reverted.id)
-          break
-        }
-        case "insert_files": {
-          for (const [i, entry] of change.files.entries()) {
-            const at = `files.${i}`
-            yield* claimRef(entry.ref, `${at}.ref`)
-            let bytes: Uint8Array
-            let sentType: string | undefined
-            if (entry.base64 !== undefined) {
-              if (entry.contentType === undefined) return yield* invalid(`${at}.contentType`, "is required with base64")
-              const decoded = decodeBase64(entry.base64)
-              if (decoded === undefined) return yield* invalid(`${at}.base64`, "must be base64")
-              bytes = decoded
-            } else {
-              const fetched = context.fetched?.get(fetchedKey(index, i))
-              if (fetched === undefined) return yield* invalid(`${at}.url`, "was not fetched")
-              bytes = fetched.bytes
-              sentType = fetched.contentType === "" ? undefined : fetched.contentType
-            }
-            if (bytes.length > MAX_FILE_BYTES) {
-              return yield* invalid(
-                `${at}.${entry.base64 !== undefined ? "base64" : "url"}`,
-                `must be at most ${MAX_FILE_BYTES} bytes, got ${bytes.length}`
-              )
-            }
-            const dimensions = imageDimensions(bytes)
-            const file: File = {
-              id: FileId.make(yield* context.newId),
-              name: entry.name,
-              contentType: entry.contentType ?? sentType ?? contentTypeOf(entry.name),
-              size: bytes.length,
-              blobKey: yield* context.storeBlob(bytes),
-              createdAt: context.now,
-              ...(dimensions !== undefined ? { dimensions } : {})
-            }
-            files.set(file.id, file)
-            touchedFiles.add(file.id)
-            insertedFiles.push(file)
-            if (entry.ref !== undefined) refs.files.set(entry.ref, file.id)
-          }
-          break
-        }
-      }
-    }
-
-    // Links of the markdown written here, resolved against the tree the batch produced.
-    if (authored.size > 0) {
-      const after: RevisionContent = { pages, files }
-      const paths = pathIndex(after)
-      for (const [id, documentField] of authored) {
-        const page = pages.get(id)
-        if (page === undefined) continue
-        // The parser's own limits (a stack overflow on markdown nested thousands deep, its time) are invalid input.
-        const markdown = yield* Effect.flatMap(
-          work.run(linksTask, page.markdown),
-          (links) => resolveLinksWith(work, page.markdown, links, after, paths, id, refs)
-        ).pipe(Effect.mapError(({ rule }) => new InvalidInput({ field: documentField, rule })))
-        if (markdown !== page.markdown) pages.set(id, { ...page, markdown })
-      }
-    }
-
-    const delta: ContentDelta = {
-      pages: Array.from(touchedPages).flatMap((id) => {
-        const page = pages.get(id)
-        return page === undefined ? [] : [page]
-      }),
-      deletedPages: Array.from(touchedPages).filter((id) => !pages.has(id) && content.pages.has(id)),
-      files: Array.from(touchedFiles).flatMap((id) => {
-        const file = files.get(id)
-        return file === undefined ? [] : [file]
-      }),
-      deletedFiles: []
-    }
-    // Whether a page was there before and is there after says what the batch did to it; one that
-    // came and went in the same batch never was.
-    const reported = Array.from(outcomes.values()).flatMap((o): Array<PageOutcome> => {
-      const was = content.pages.has(o.page)
-      const is = pages.has(o.page)
-      if (!was && !is) return []
-      return [{ ...o, kind: !was ? "created" : !is ? "deleted" : "updated" }]
-    })
-    return { content: { pages, files }, delta, outcomes: reported, insertedFiles }
+    const batch = startBatch(content, context)
+    for (const [index, change] of changes.entries()) yield* applyChange(batch, index, change)
+    yield* resolveAuthoredLinks(batch)
+    return finish(batch)
   })
 
 export interface PageNode {

@@ -1,4 +1,8 @@
+import { Layer } from "effect"
+import { ShareLinks } from "./ShareLinkService.js"
+import { SitePublishing } from "./SitePublishingService.js"
 import { Sites } from "./SiteService.js"
+import { SiteStructure } from "./SiteStructureService.js"
 
 export * from "./AdaptiveSchema.js"
 export * from "./Condition.js"
@@ -7,10 +11,24 @@ export * from "./Lists.js"
 export * from "./Policy.js"
 export * from "./Reads.js"
 export * from "./Ports.js"
+export * from "./ShareLinkService.js"
 export * from "./Site.js"
+export * from "./SitePublishingService.js"
 export * from "./SiteService.js"
+export * from "./SiteStructureService.js"
+export { inOrganization } from "./SiteWork.js"
 export * from "./Structure.js"
+export type {
+  GroupView,
+  PublishedStructure,
+  PublishingAuthView,
+  SectionView,
+  SiteLocation,
+  SitePage,
+  SiteSpaceView,
+  SiteView
+} from "./Views.js"
 
-/** The sites context's use cases: sites, their structure, share links, adaptive schema, publishing. */
-export const SitesServices = Sites.Default
+/** The sites context's use cases, one service per API group: sites, their structure, share links, publishing. */
+export const SitesServices = Layer.mergeAll(Sites.Default, SiteStructure.Default, ShareLinks.Default, SitePublishing.Default)
 export * from "./Reading.js"

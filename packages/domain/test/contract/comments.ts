@@ -12,6 +12,7 @@ import {
   CommentId,
   CommentReplyId,
   CommentRepository,
+  CommentReplies,
   Comments,
   CommentViewFacts,
   CommentViewFactsOneByOne,
@@ -143,6 +144,7 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
         const spaces = yield* Spaces
         const changeRequests = yield* ChangeRequests
         const comments = yield* Comments
+        const replies = yield* CommentReplies
         const { organization, run, space } = yield* adminWithNewSpace("Commented")
         const asUser = (role: "read" | "comment" | "review") =>
           Effect.gen(function*() {
@@ -216,8 +218,8 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
         expect(yield* counter).toBe(3)
 
         // Replies count; reactions normalize and are idempotent; editedAt moves only with the body.
-        const reply = yield* run(comments.reply(space.id, reference, onPage.comment.id, { body: { markdown: "Fixed." } }))
-        yield* commenter(comments.reply(space.id, reference, onPage.comment.id, { body: { markdown: "Thanks." } }))
+        const reply = yield* run(replies.reply(space.id, reference, onPage.comment.id, { body: { markdown: "Fixed." } }))
+        yield* commenter(replies.reply(space.id, reference, onPage.comment.id, { body: { markdown: "Thanks." } }))
         const reacted = yield* commenter(
           comments.update(space.id, reference, onPage.comment.id, { addedReactions: ["1f44d", "👍", "U+1F389"] })
         )
@@ -292,11 +294,11 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
         expect(gone.page).toMatchObject({ id: guide.id, title: "Guide", outdated: true })
 
         // Deleting: the author or an admin; replies and their reactions go with the comment; counters follow.
-        expect(failureTag(yield* Effect.either(commenter(comments.removeReply(space.id, reference, onPage.comment.id, reply.reply.id)))))
+        expect(failureTag(yield* Effect.either(commenter(replies.removeReply(space.id, reference, onPage.comment.id, reply.reply.id)))))
           .toBe("Forbidden")
         expect(failureTag(yield* Effect.either(commenter(comments.remove(space.id, reference, onPage.comment.id))))).toBe("Forbidden")
         yield* run(comments.remove(space.id, reference, onPage.comment.id))
-        expect(failureTag(yield* Effect.either(run(comments.getReply(space.id, reference, onPage.comment.id, reply.reply.id))))).toBe(
+        expect(failureTag(yield* Effect.either(run(replies.getReply(space.id, reference, onPage.comment.id, reply.reply.id))))).toBe(
           "NotFound"
         )
         expect(yield* counter).toBe(1)
@@ -307,7 +309,7 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
           "Conflict"
         )
         expect(
-          failureTag(yield* Effect.either(commenter(comments.reply(space.id, reference, loose.comment.id, { body: { markdown: "Late" } }))))
+          failureTag(yield* Effect.either(commenter(replies.reply(space.id, reference, loose.comment.id, { body: { markdown: "Late" } }))))
         )
           .toBe("Conflict")
         expect((yield* reader(comments.list(space.id, reference, {}, first()))).count).toBe(2)
@@ -325,6 +327,7 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
       Effect.gen(function*() {
         const changeRequests = yield* ChangeRequests
         const comments = yield* Comments
+        const replies = yield* CommentReplies
         const { organization, run, space } = yield* adminWithNewSpace("Read together")
         const commenter = yield* makeUser()
         yield* makeMember(organization, commenter, "edit")
@@ -334,10 +337,10 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: t
         const { run: runElsewhere, space: other } = yield* adminWithNewSpace("Elsewhere")
         const onPage = yield* run(comments.post(space.id, "1", { body: { markdown: "One" } }))
         const two = yield* asCommenter(comments.post(space.id, "1", { body: { markdown: "Two" } }))
-        yield* asCommenter(comments.reply(space.id, "1", onPage.comment.id, { body: { markdown: "A reply" } }))
-        const reply = yield* run(comments.reply(space.id, "1", onPage.comment.id, { body: { markdown: "Another" } }))
+        yield* asCommenter(replies.reply(space.id, "1", onPage.comment.id, { body: { markdown: "A reply" } }))
+        const reply = yield* run(replies.reply(space.id, "1", onPage.comment.id, { body: { markdown: "Another" } }))
         yield* asCommenter(comments.update(space.id, "1", onPage.comment.id, { addedReactions: ["👍"] }))
-        yield* asCommenter(comments.updateReply(space.id, "1", onPage.comment.id, reply.reply.id, { addedReactions: ["🎉"] }))
+        yield* asCommenter(replies.updateReply(space.id, "1", onPage.comment.id, reply.reply.id, { addedReactions: ["🎉"] }))
 
         const spaceReads = (key: ChangeRequestKey, userId: UserId) =>
           sameAsOneByOne(

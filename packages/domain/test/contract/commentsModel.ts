@@ -5,6 +5,7 @@ import {
   Actor,
   atLeast,
   ChangeRequests,
+  CommentReplies,
   Comments,
   type CommentView,
   DomainServices,
@@ -121,7 +122,7 @@ interface World {
   /** Runs a use case as `person`, on the model's clock. */
   readonly run: <A, E>(
     person: Person,
-    effect: Effect.Effect<A, E, Comments | Spaces | Actor>
+    effect: Effect.Effect<A, E, Comments | CommentReplies | Spaces | Actor>
   ) => Promise<Either.Either<A, E>>
 }
 
@@ -230,7 +231,10 @@ const commands = (
       const target = model.comment(ref)
       const result = await world.run(
         who,
-        Effect.flatMap(Comments, (c) => c.reply(world.spaceId, world.changeRequest, target.id, { body: { markdown: body } }))
+        Effect.flatMap(
+          CommentReplies,
+          (replies) => replies.reply(world.spaceId, world.changeRequest, target.id, { body: { markdown: body } })
+        )
       )
       // The level is checked before the comment is looked up.
       const expected = !atLeast(who.role, "comment") ? "Forbidden" : target.found === undefined ? "NotFound" : "ok"
@@ -328,12 +332,15 @@ const commands = (
       const target = model.reply(ref)
       const result = await world.run(
         who,
-        Effect.flatMap(Comments, (c) =>
-          c.updateReply(world.spaceId, world.changeRequest, target.commentId, target.replyId, {
-            body: body === undefined ? undefined : { markdown: body },
-            addedReactions: added.map(([text]) => text),
-            removedReactions: removed.map(([text]) => text)
-          }))
+        Effect.flatMap(
+          CommentReplies,
+          (replies) =>
+            replies.updateReply(world.spaceId, world.changeRequest, target.commentId, target.replyId, {
+              body: body === undefined ? undefined : { markdown: body },
+              addedReactions: added.map(([text]) => text),
+              removedReactions: removed.map(([text]) => text)
+            })
+        )
       )
       const changes = reactionChanges(added, removed)
       const reply = target.found
@@ -390,7 +397,10 @@ const commands = (
       const target = model.reply(ref)
       const result = await world.run(
         who,
-        Effect.flatMap(Comments, (c) => c.removeReply(world.spaceId, world.changeRequest, target.commentId, target.replyId))
+        Effect.flatMap(
+          CommentReplies,
+          (replies) => replies.removeReply(world.spaceId, world.changeRequest, target.commentId, target.replyId)
+        )
       )
       const reply = target.found
       const expected = reply === undefined
@@ -510,6 +520,7 @@ const agrees = async (model: Model, world: World) => {
     admin,
     Effect.gen(function*() {
       const comments = yield* Comments
+      const commentReplies = yield* CommentReplies
       const spaces = yield* Spaces
       const list = (query: Parameters<typeof comments.list>[2], expected: ReadonlyArray<CommentModel>) =>
         walk((page) => comments.list(world.spaceId, world.changeRequest, query, page), expected.length)
@@ -531,7 +542,7 @@ const agrees = async (model: Model, world: World) => {
       for (const comment of ordered) {
         const expected = [...comment.replies].sort(byPosting)
         const replies = yield* walk(
-          (page) => comments.listReplies(world.spaceId, world.changeRequest, comment.id, page),
+          (page) => commentReplies.listReplies(world.spaceId, world.changeRequest, comment.id, page),
           expected.length
         )
         expect([comment.id, replies.map(summarizeReply)]).toEqual([comment.id, expected.map(expectedReply)])

@@ -10,6 +10,7 @@ import {
   RevisionId,
   RevisionRepository,
   Sites,
+  SiteStructure,
   SpaceFactRows,
   spaceFactRowsOneByOne,
   spaceFacts,
@@ -99,6 +100,7 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: ty
         const changeRequests = yield* ChangeRequests
         const comments = yield* Comments
         const sites = yield* Sites
+        const structure = yield* SiteStructure
         const { organization, run, space } = yield* adminWithNewSpace("Facts")
         const made = [space.id]
         for (const title of ["Second", "Third"]) made.push((yield* run(spaces.create(organization.id, { title }))).space.id)
@@ -113,8 +115,8 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: ty
         yield* run(comments.post(second, "1", { page: page.id, body: { markdown: "One" } }))
         yield* run(comments.post(second, "1", { page: page.id, body: { markdown: "Two" } }))
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const { section } = yield* run(sites.addSection(site.id, { spaceId: first, title: "Guides" }))
-        yield* run(sites.addSiteSpace(site.id, { spaceId: third, sectionId: section.section.id }))
+        const { section } = yield* run(structure.addSection(site.id, { spaceId: first, title: "Guides" }))
+        yield* run(structure.addSiteSpace(site.id, { spaceId: third, sectionId: section.section.id }))
         const state: GitSyncState = { spaceId: third, repoName: "owner/repo", updatedAt: at(5) }
         yield* (yield* GitSyncRepository).save(state)
 

@@ -28,7 +28,10 @@ import {
   SiteTreeRowReads,
   SiteTreeRowReadsOneByOne,
   SpaceFactRows,
+  ShareLinks,
+  SitePublishing,
   Sites,
+  SiteStructure,
   SiteStructureRepository,
   type SpaceId,
   Spaces,
@@ -387,6 +390,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("create: spaces by id become root site spaces in order, the first the default; defaults of a new site", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
         const { organization, run, spaces } = yield* withSpaces("Zeta", "Alpha", "Mid")
         const ordered = [spaces[1]!, spaces[2]!, spaces[0]!]
         const view = yield* run(sites.create(organization.id, { spaces: ordered }))
@@ -415,16 +419,16 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
           editAdaptiveSchema: true
         })
         expect(view.location).toEqual({ published: false, proxy: null, organization: organization.id, site: view.site.id })
-        const listed = yield* run(sites.listSiteSpaces(view.site.id, {}, first()))
+        const listed = yield* run(structure.listSiteSpaces(view.site.id, {}, first()))
         expect(spaceIdsOf(listed.items)).toEqual(ordered)
         expect(listed.items.map((v) => v.default)).toEqual([true, false, false])
         expect(listed.items.map((v) => v.siteSpace.path)).toEqual(["alpha", "mid", "zeta"])
         expect(listed.items.map((v) => v.path)).toEqual([[], ["mid"], ["zeta"]])
         expect(view.site.defaultSiteSpaceId).toBe(listed.items[0]!.siteSpace.id)
         expect(listed.site.siteSpaceCount).toBe(3)
-        const defaults = yield* run(sites.listSiteSpaces(view.site.id, { default: true }, first()))
+        const defaults = yield* run(structure.listSiteSpaces(view.site.id, { default: true }, first()))
         expect(spaceIdsOf(defaults.items)).toEqual([ordered[0]])
-        const others = yield* run(sites.listSiteSpaces(view.site.id, { default: false }, first()))
+        const others = yield* run(structure.listSiteSpaces(view.site.id, { default: false }, first()))
         expect(spaceIdsOf(others.items)).toEqual(ordered.slice(1))
         const fetched = yield* run(sites.get(view.site.id))
         expect(fetched.site).toEqual(view.site)
@@ -440,13 +444,14 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("create: the object form creates a space titled after the site (cut to 50), the default site space", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
         const spaces = yield* Spaces
         const { organization, run } = yield* adminOfNewOrganization
         const title = "A site whose title runs well past the fifty characters of a space title"
         const view = yield* run(sites.create(organization.id, { title, spaces: {} }))
         expect(view.site.title).toBe(title)
         expect(view.siteSpaceCount).toBe(1)
-        const listed = yield* run(sites.listSiteSpaces(view.site.id, {}, first()))
+        const listed = yield* run(structure.listSiteSpaces(view.site.id, {}, first()))
         expect(listed.items).toHaveLength(1)
         expect(listed.items[0]!.default).toBe(true)
         expect(view.site.defaultSiteSpaceId).toBe(listed.items[0]!.siteSpace.id)
@@ -454,11 +459,11 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect(space.space.title).toBe(title.slice(0, 50))
         expect(space.space.organizationId).toBe(organization.id)
         const named = yield* run(sites.create(organization.id, { title: "Handbook", spaces: { title: "Own title" } }))
-        const own = yield* run(sites.listSiteSpaces(named.site.id, {}, first()))
+        const own = yield* run(structure.listSiteSpaces(named.site.id, {}, first()))
         expect((yield* run(spaces.get(own.items[0]!.siteSpace.spaceId))).space.title).toBe("Own title")
         expect(own.items[0]!.siteSpace.path).toBe("own-title")
         const untitled = yield* run(sites.create(organization.id, { spaces: {} }))
-        const untitledSpaces = yield* run(sites.listSiteSpaces(untitled.site.id, {}, first()))
+        const untitledSpaces = yield* run(structure.listSiteSpaces(untitled.site.id, {}, first()))
         expect((yield* run(spaces.get(untitledSpaces.items[0]!.siteSpace.spaceId))).space.title).toBe("Untitled site")
       }))
 
@@ -522,6 +527,9 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("roles: read reads, create shapes and publishes, admin changes; guests and strangers see nothing", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
+        const shareLinks = yield* ShareLinks
+        const publishing = yield* SitePublishing
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         const site = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!] }))
         const id = site.site.id
@@ -536,45 +544,47 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect(seen.site.id).toBe(id)
         expect(seen.permissions).toMatchObject({ view: true, create: false, admin: false, editAdaptiveSchema: false })
         expect((yield* reader(sites.list(organization.id, {}, first()))).items.map((v) => v.site.id)).toEqual([id])
-        expect((yield* reader(sites.adaptiveSchema(id))).jsonSchema).toEqual({
+        expect((yield* reader(publishing.adaptiveSchema(id))).jsonSchema).toEqual({
           type: "object",
           properties: {},
           additionalProperties: false
         })
         expect(yield* tag(reader(sites.create(organization.id, { title: "Mine" })))).toBe("Forbidden")
-        expect(yield* tag(reader(sites.addSiteSpace(id, { spaceId: two! })))).toBe("Forbidden")
+        expect(yield* tag(reader(structure.addSiteSpace(id, { spaceId: two! })))).toBe("Forbidden")
         expect(yield* tag(reader(sites.publish(id)))).toBe("Forbidden")
 
         // create
         const made = yield* creator(sites.create(organization.id, { title: "Theirs" }))
         expect(made.permissions).toMatchObject({ create: true, admin: false })
-        expect((yield* creator(sites.addSiteSpace(id, { spaceId: two! }))).siteSpace.siteSpace.spaceId).toBe(two)
-        expect((yield* creator(sites.addSection(id, { spaceId: three!, title: "Reference" }))).section.section.title).toBe(
+        expect((yield* creator(structure.addSiteSpace(id, { spaceId: two! }))).siteSpace.siteSpace.spaceId).toBe(two)
+        expect((yield* creator(structure.addSection(id, { spaceId: three!, title: "Reference" }))).section.section.title).toBe(
           "Reference"
         )
         expect((yield* creator(sites.publish(id))).site.published).toBe(true)
         expect((yield* creator(sites.unpublish(id))).site.published).toBe(false)
         expect(yield* tag(creator(sites.update(id, { title: "Changed" })))).toBe("Forbidden")
         expect(yield* tag(creator(sites.remove(id)))).toBe("Forbidden")
-        expect(yield* tag(creator(sites.createShareLink(id, { name: "Link" })))).toBe("Forbidden")
-        expect(yield* tag(creator(sites.listShareLinks(id, undefined, first())))).toBe("Forbidden")
+        expect(yield* tag(creator(shareLinks.createShareLink(id, { name: "Link" })))).toBe("Forbidden")
+        expect(yield* tag(creator(shareLinks.listShareLinks(id, undefined, first())))).toBe("Forbidden")
         expect(
-          yield* tag(creator(sites.setAdaptiveSchema(id, { jsonSchema: { type: "object", properties: {}, additionalProperties: false } })))
+          yield* tag(
+            creator(publishing.setAdaptiveSchema(id, { jsonSchema: { type: "object", properties: {}, additionalProperties: false } }))
+          )
         ).toBe("Forbidden")
-        expect(yield* tag(creator(sites.publishingAuth(id)))).toBe("Forbidden")
-        expect(yield* tag(creator(sites.regeneratePublishingAuth(id)))).toBe("Forbidden")
+        expect(yield* tag(creator(publishing.publishingAuth(id)))).toBe("Forbidden")
+        expect(yield* tag(creator(publishing.regeneratePublishingAuth(id)))).toBe("Forbidden")
 
         // admin
         expect((yield* run(sites.update(id, { title: "Changed" }))).site.title).toBe("Changed")
-        expect((yield* run(sites.createShareLink(id, { name: "Link" }))).link.name).toBe("Link")
+        expect((yield* run(shareLinks.createShareLink(id, { name: "Link" }))).link.name).toBe("Link")
         const schema = { type: "object", properties: {}, additionalProperties: false }
-        expect((yield* run(sites.setAdaptiveSchema(id, { jsonSchema: schema }))).jsonSchema).toEqual(schema)
-        expect((yield* run(sites.publishingAuth(id))).privateKey).toHaveLength(43)
+        expect((yield* run(publishing.setAdaptiveSchema(id, { jsonSchema: schema }))).jsonSchema).toEqual(schema)
+        expect((yield* run(publishing.publishingAuth(id))).privateKey).toHaveLength(43)
 
         // guests and non-members: not found
         for (const outsider of [guest, stranger]) {
           expect(yield* tag(outsider(sites.get(id)))).toBe("NotFound")
-          expect(yield* tag(outsider(sites.listSiteSpaces(id, {}, first())))).toBe("NotFound")
+          expect(yield* tag(outsider(structure.listSiteSpaces(id, {}, first())))).toBe("NotFound")
           expect(yield* tag(outsider(sites.publish(id)))).toBe("NotFound")
           expect(yield* tag(outsider(sites.list(organization.id, {}, first())))).toBe("NotFound")
         }
@@ -608,6 +618,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("PATCH: basename unique per organization case-insensitively; proxy lowercased and unique; defaults checked", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
         const { organization, run, spaces: [one, two] } = yield* withSpaces("One", "Two")
         const a = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!] }))
         const b = yield* run(sites.create(organization.id, { title: "Other" }))
@@ -631,9 +642,9 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect(cleared.location).toMatchObject({ proxy: null, site: a.site.id })
         expect((yield* run(sites.update(b.site.id, { basename: "handbook" }))).site.basename).toBe("handbook")
 
-        const roots = (yield* run(sites.listSiteSpaces(a.site.id, {}, first()))).items.map((v) => v.siteSpace.id)
+        const roots = (yield* run(structure.listSiteSpaces(a.site.id, {}, first()))).items.map((v) => v.siteSpace.id)
         expect((yield* run(sites.update(a.site.id, { defaultSiteSpace: roots[1]! }))).site.defaultSiteSpaceId).toBe(roots[1])
-        const defaults = yield* run(sites.listSiteSpaces(a.site.id, { default: true }, first()))
+        const defaults = yield* run(structure.listSiteSpaces(a.site.id, { default: true }, first()))
         expect(defaults.items.map((v) => v.siteSpace.id)).toEqual([roots[1]])
         expect(yield* tag(run(sites.update(a.site.id, { defaultSiteSpace: SiteSpaceId.make(uniqueId("ss")) })))).toBe(
           "InvalidInput"
@@ -650,15 +661,16 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("site spaces: adding at once to one site keeps one per space, with distinct paths and positions", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
         const { organization, run, spaces: ids } = yield* withSpaces("Guide", "Guide", "Guide", "Guide")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
         const results = yield* Effect.all(
-          [...ids, ids[0]!].map((spaceId) => Effect.either(run(sites.addSiteSpace(site.id, { spaceId })))),
+          [...ids, ids[0]!].map((spaceId) => Effect.either(run(structure.addSiteSpace(site.id, { spaceId })))),
           { concurrency: "unbounded" }
         )
         expect(results.map(failureTag).filter((t) => t === "success")).toHaveLength(4)
         expect(results.map(failureTag).filter((t) => t === "Conflict")).toHaveLength(1)
-        const listed = yield* run(sites.listSiteSpaces(site.id, {}, first()))
+        const listed = yield* run(structure.listSiteSpaces(site.id, {}, first()))
         expect([...spaceIdsOf(listed.items)].sort()).toEqual([...ids].sort())
         expect(listed.items.map((v) => v.siteSpace.path).sort()).toEqual(["guide", "guide-2", "guide-3", "guide-4"])
         expect(listed.items.map((v) => v.default)).toEqual([true, false, false, false])
@@ -671,44 +683,47 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("site spaces: paths from the space title, unique in scope; PATCH path and condition; duplicates refused", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
         const { organization, run, spaces: [guide1, guide2, api] } = yield* withSpaces("Guide", "Guide", "API")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const a = (yield* run(sites.addSiteSpace(site.id, { spaceId: guide1! }))).siteSpace
-        const b = (yield* run(sites.addSiteSpace(site.id, { spaceId: guide2! }))).siteSpace
-        const c = (yield* run(sites.addSiteSpace(site.id, { spaceId: api! }))).siteSpace
+        const a = (yield* run(structure.addSiteSpace(site.id, { spaceId: guide1! }))).siteSpace
+        const b = (yield* run(structure.addSiteSpace(site.id, { spaceId: guide2! }))).siteSpace
+        const c = (yield* run(structure.addSiteSpace(site.id, { spaceId: api! }))).siteSpace
         expect([a.siteSpace.path, b.siteSpace.path, c.siteSpace.path]).toEqual(["guide", "guide-2", "api"])
         expect([a.default, b.default, c.default]).toEqual([true, false, false])
         expect(c.path).toEqual(["api"])
         expect(c.siteSpace.condition).toBeNull()
 
         const tag = <A, E extends { _tag: string }, R>(effect: Effect.Effect<A, E, R>) => Effect.map(Effect.either(effect), failureTag)
-        expect(yield* tag(run(sites.updateSiteSpace(site.id, c.siteSpace.id, { path: "GUIDE" })))).toBe("Conflict")
-        expect(yield* tag(run(sites.updateSiteSpace(site.id, c.siteSpace.id, { path: "Guide-2" })))).toBe("Conflict")
-        const repathed = yield* run(sites.updateSiteSpace(site.id, c.siteSpace.id, { path: "Reference/v2" }))
+        expect(yield* tag(run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "GUIDE" })))).toBe("Conflict")
+        expect(yield* tag(run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "Guide-2" })))).toBe("Conflict")
+        const repathed = yield* run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "Reference/v2" }))
         expect(repathed.siteSpace.siteSpace.path).toBe("Reference/v2")
-        expect(yield* tag(run(sites.updateSiteSpace(site.id, c.siteSpace.id, { path: "a/../b" })))).toBe("InvalidInput")
+        expect(yield* tag(run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "a/../b" })))).toBe("InvalidInput")
 
-        const syntax = yield* Effect.either(run(sites.updateSiteSpace(site.id, c.siteSpace.id, { condition: "visitor.claims.plan ==" })))
+        const syntax = yield* Effect.either(
+          run(structure.updateSiteSpace(site.id, c.siteSpace.id, { condition: "visitor.claims.plan ==" }))
+        )
         expect(failureTag(syntax)).toBe("InvalidInput")
         const condition = "visitor.claims.plan == \"pro\""
-        expect((yield* run(sites.updateSiteSpace(site.id, c.siteSpace.id, { condition }))).siteSpace.siteSpace.condition).toBe(
+        expect((yield* run(structure.updateSiteSpace(site.id, c.siteSpace.id, { condition }))).siteSpace.siteSpace.condition).toBe(
           condition
         )
-        const untouched = yield* run(sites.updateSiteSpace(site.id, c.siteSpace.id, { path: "ref" }))
+        const untouched = yield* run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "ref" }))
         expect(untouched.siteSpace.siteSpace).toMatchObject({ path: "ref", condition })
-        expect((yield* run(sites.updateSiteSpace(site.id, c.siteSpace.id, { condition: null }))).siteSpace.siteSpace.condition)
+        expect((yield* run(structure.updateSiteSpace(site.id, c.siteSpace.id, { condition: null }))).siteSpace.siteSpace.condition)
           .toBeNull()
 
-        expect(yield* tag(run(sites.addSiteSpace(site.id, { spaceId: guide1! })))).toBe("Conflict")
+        expect(yield* tag(run(structure.addSiteSpace(site.id, { spaceId: guide1! })))).toBe("Conflict")
         const sectionless = yield* Effect.either(
-          run(sites.addSiteSpace(site.id, { spaceId: api!, sectionId: SiteSectionId.make(uniqueId("sec")) }))
+          run(structure.addSiteSpace(site.id, { spaceId: api!, sectionId: SiteSectionId.make(uniqueId("sec")) }))
         )
         expect(failureTag(sectionless)).toBe("InvalidInput")
         expect(invalidField(sectionless)).toBe("sectionId")
 
         // Deleting the default promotes the next one.
-        yield* run(sites.removeSiteSpace(site.id, a.siteSpace.id))
-        const listed = yield* run(sites.listSiteSpaces(site.id, {}, first()))
+        yield* run(structure.removeSiteSpace(site.id, a.siteSpace.id))
+        const listed = yield* run(structure.listSiteSpaces(site.id, {}, first()))
         expect(listed.items.map((v) => [v.siteSpace.id, v.default])).toEqual([[b.siteSpace.id, true], [c.siteSpace.id, false]])
         expect((yield* run(sites.get(site.id))).site.defaultSiteSpaceId).toBe(b.siteSpace.id)
         expect(listed.site.siteSpaceCount).toBe(2)
@@ -717,16 +732,17 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("site spaces: the last site space of a section stays (PreconditionFailed)", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
         const { organization, run, spaces: [one, two] } = yield* withSpaces("One", "Two")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const { section } = yield* run(sites.addSection(site.id, { spaceId: one!, title: "Guides" }))
+        const { section } = yield* run(structure.addSection(site.id, { spaceId: one!, title: "Guides" }))
         const only = section.siteSpaces[0]!
-        expect(failureTag(yield* Effect.either(run(sites.removeSiteSpace(site.id, only.siteSpace.id))))).toBe("PreconditionFailed")
-        const second = yield* run(sites.addSiteSpace(site.id, { spaceId: two!, sectionId: section.section.id }))
-        yield* run(sites.removeSiteSpace(site.id, only.siteSpace.id))
-        const left = yield* run(sites.listSiteSpaces(site.id, {}, first()))
+        expect(failureTag(yield* Effect.either(run(structure.removeSiteSpace(site.id, only.siteSpace.id))))).toBe("PreconditionFailed")
+        const second = yield* run(structure.addSiteSpace(site.id, { spaceId: two!, sectionId: section.section.id }))
+        yield* run(structure.removeSiteSpace(site.id, only.siteSpace.id))
+        const left = yield* run(structure.listSiteSpaces(site.id, {}, first()))
         expect(left.items.map((v) => [v.siteSpace.id, v.default])).toEqual([[second.siteSpace.siteSpace.id, true]])
-        expect(failureTag(yield* Effect.either(run(sites.removeSiteSpace(site.id, second.siteSpace.siteSpace.id))))).toBe(
+        expect(failureTag(yield* Effect.either(run(structure.removeSiteSpace(site.id, second.siteSpace.siteSpace.id))))).toBe(
           "PreconditionFailed"
         )
       }))
@@ -734,12 +750,14 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("site spaces: a soft-deleted space's are hidden until restored, and a purged one's are dropped", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
+        const publishing = yield* SitePublishing
         const spaces = yield* Spaces
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!, three!] }))
         const visible = Effect.gen(function*() {
-          const listed = yield* run(sites.listSiteSpaces(site.id, {}, first()))
-          const pub = yield* run(sites.published(site.id))
+          const listed = yield* run(structure.listSiteSpaces(site.id, {}, first()))
+          const pub = yield* run(publishing.published(site.id))
           const view = yield* run(sites.get(site.id))
           const listedSite = (yield* run(sites.list(organization.id, {}, first()))).items.find((v) => v.site.id === site.id)!
           expect(pub.structure.type).toBe("siteSpaces")
@@ -774,14 +792,15 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("reads of several contexts at once: a site's tree with its spaces and collections, the spaces of sites", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
         const spaceService = yield* Spaces
         const collections = yield* Collections
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         yield* run(collections.create(organization.id, { title: "Guides" }))
         yield* run(collections.create(organization.id, { title: "References" }))
         const { site } = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!] }))
-        const { section } = yield* run(sites.addSection(site.id, { spaceId: three!, title: "More" }))
-        yield* run(sites.addGroup(site.id, { title: "Grouped", sections: [section.section.id] }))
+        const { section } = yield* run(structure.addSection(site.id, { spaceId: three!, title: "More" }))
+        yield* run(structure.addGroup(site.id, { title: "Grouped", sections: [section.section.id] }))
         const { site: empty } = yield* run(sites.create(organization.id, { title: "Empty" }))
         yield* run(spaceService.delete(two!))
 
@@ -812,7 +831,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect(factRowsOf(tree.facts).sites.sites.map((s) => s.id)).toEqual([site.id])
         // And what a read of the site shows of them.
         const shownOne = run(Effect.map(
-          sites.listSiteSpaces(site.id, {}, first()),
+          structure.listSiteSpaces(site.id, {}, first()),
           (listed) => listed.items.find((v) => v.siteSpace.spaceId === one)!.space
         ))
         expect(countsOf(yield* shownOne).changeRequests).toBe(1)
@@ -841,6 +860,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("site spaces: purging the default's space promotes the next one in storage", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
         const spaces = yield* Spaces
         const { organization, run, spaces: [one, two] } = yield* withSpaces("One", "Two")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!] }))
@@ -850,7 +870,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         const stored = yield* (yield* SiteStructureRepository).load(site.id)
         expect(stored.siteSpaces.map((s) => s.spaceId)).toEqual([two])
         expect((yield* run(sites.get(site.id))).site.defaultSiteSpaceId).toBe(stored.siteSpaces[0]!.id)
-        expect((yield* run(sites.listSiteSpaces(site.id, { default: true }, first()))).items.map((v) => v.siteSpace.spaceId))
+        expect((yield* run(structure.listSiteSpaces(site.id, { default: true }, first()))).items.map((v) => v.siteSpace.spaceId))
           .toEqual([two])
       }))
 
@@ -859,19 +879,21 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("sections: the first one moves the root's site spaces into a default section named after the site", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
+        const publishing = yield* SitePublishing
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         const { site } = yield* run(sites.create(organization.id, { title: "Acme Handbook", spaces: [one!, two!] }))
-        const roots = yield* run(sites.listSiteSpaces(site.id, {}, first()))
+        const roots = yield* run(structure.listSiteSpaces(site.id, {}, first()))
         const [r1, r2] = roots.items.map((v) => v.siteSpace.id)
         // Make the second the default first: the moved section keeps it.
         yield* run(sites.update(site.id, { defaultSiteSpace: r2! }))
-        const added = yield* run(sites.addSection(site.id, { spaceId: three!, title: "API Reference" }))
+        const added = yield* run(structure.addSection(site.id, { spaceId: three!, title: "API Reference" }))
         expect(added.section.section).toMatchObject({ title: "API Reference", path: "api-reference", groupId: null })
         expect(added.section.default).toBe(false)
         expect(added.section.path).toEqual(["api-reference"])
         expect(added.section.siteSpaces.map((v) => [v.siteSpace.spaceId, v.default])).toEqual([[three, true]])
 
-        const sections = yield* run(sites.listSections(site.id, undefined, first()))
+        const sections = yield* run(structure.listSections(site.id, undefined, first()))
         expect(sections.items.map((s) => [s.section.title, s.section.path, s.default])).toEqual([
           ["Acme Handbook", "acme-handbook", true],
           ["API Reference", "api-reference", false]
@@ -882,56 +904,58 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         const after = yield* run(sites.get(site.id))
         expect(after.site).toMatchObject({ defaultSiteSpaceId: null, defaultSectionId: moved.section.id })
         expect(after.siteSpaceCount).toBe(3)
-        const pub = yield* run(sites.published(site.id))
+        const pub = yield* run(publishing.published(site.id))
         expect(pub.structure.type).toBe("sections")
 
         // A site space added with no section goes to the default section.
         const four = (yield* run((yield* Spaces).create(organization.id, { title: "Four" }))).space.id
-        const toDefault = yield* run(sites.addSiteSpace(site.id, { spaceId: four }))
+        const toDefault = yield* run(structure.addSiteSpace(site.id, { spaceId: four }))
         expect(toDefault.siteSpace.siteSpace.sectionId).toBe(moved.section.id)
         expect(toDefault.siteSpace.path).toEqual(["four"])
-        const siteDefault = yield* run(sites.listSiteSpaces(site.id, { default: true }, first()))
+        const siteDefault = yield* run(structure.listSiteSpaces(site.id, { default: true }, first()))
         expect(siteDefault.items.map((v) => v.siteSpace.id)).toEqual([r2])
       }))
 
     it.effect("sections: on an empty site the first is the default; paths conflict; the last one's removal empties the site", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
+        const publishing = yield* SitePublishing
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const a = yield* run(sites.addSection(site.id, { spaceId: one!, title: "Guides" }))
+        const a = yield* run(structure.addSection(site.id, { spaceId: one!, title: "Guides" }))
         expect(a.section.default).toBe(true)
-        expect((yield* run(sites.listSections(site.id, undefined, first()))).items).toHaveLength(1)
-        expect(failureTag(yield* Effect.either(run(sites.addSection(site.id, { spaceId: two!, title: "GUIDES" }))))).toBe(
+        expect((yield* run(structure.listSections(site.id, undefined, first()))).items).toHaveLength(1)
+        expect(failureTag(yield* Effect.either(run(structure.addSection(site.id, { spaceId: two!, title: "GUIDES" }))))).toBe(
           "Conflict"
         )
-        const b = yield* run(sites.addSection(site.id, { spaceId: two!, title: "Reference" }))
-        expect(failureTag(yield* Effect.either(run(sites.updateSection(site.id, b.section.section.id, { path: "guides" }))))).toBe(
+        const b = yield* run(structure.addSection(site.id, { spaceId: two!, title: "Reference" }))
+        expect(failureTag(yield* Effect.either(run(structure.updateSection(site.id, b.section.section.id, { path: "guides" }))))).toBe(
           "Conflict"
         )
         // A space appears once per section, but may be in several sections.
-        yield* run(sites.addSiteSpace(site.id, { spaceId: one!, sectionId: b.section.section.id }))
+        yield* run(structure.addSiteSpace(site.id, { spaceId: one!, sectionId: b.section.section.id }))
         expect(
-          failureTag(yield* Effect.either(run(sites.addSiteSpace(site.id, { spaceId: one!, sectionId: b.section.section.id }))))
+          failureTag(yield* Effect.either(run(structure.addSiteSpace(site.id, { spaceId: one!, sectionId: b.section.section.id }))))
         ).toBe("Conflict")
-        yield* run(sites.addSiteSpace(site.id, { spaceId: three!, sectionId: a.section.section.id }))
+        yield* run(structure.addSiteSpace(site.id, { spaceId: three!, sectionId: a.section.section.id }))
 
         // Deleting the default section promotes the next; deleting the last empties the site.
-        yield* run(sites.removeSection(site.id, a.section.section.id))
-        const rest = yield* run(sites.listSections(site.id, undefined, first()))
+        yield* run(structure.removeSection(site.id, a.section.section.id))
+        const rest = yield* run(structure.listSections(site.id, undefined, first()))
         expect(rest.items.map((s) => [s.section.id, s.default])).toEqual([[b.section.section.id, true]])
         expect(rest.site.siteSpaceCount).toBe(2)
-        yield* run(sites.removeSection(site.id, b.section.section.id))
+        yield* run(structure.removeSection(site.id, b.section.section.id))
         const empty = yield* run(sites.get(site.id))
         expect(empty.site).toMatchObject({ defaultSectionId: null, defaultSiteSpaceId: null })
         expect(empty.siteSpaceCount).toBe(0)
-        expect((yield* run(sites.listSiteSpaces(site.id, {}, first()))).items).toEqual([])
-        expect((yield* run(sites.listSections(site.id, undefined, first()))).items).toEqual([])
-        const pub = yield* run(sites.published(site.id))
+        expect((yield* run(structure.listSiteSpaces(site.id, {}, first()))).items).toEqual([])
+        expect((yield* run(structure.listSections(site.id, undefined, first()))).items).toEqual([])
+        const pub = yield* run(publishing.published(site.id))
         expect(pub.structure).toEqual({ type: "siteSpaces", items: [] })
         expect(yield* (yield* SiteStructureRepository).load(site.id)).toEqual({ sections: [], groups: [], siteSpaces: [] })
         // Back to plain site spaces.
-        const root = yield* run(sites.addSiteSpace(site.id, { spaceId: one! }))
+        const root = yield* run(structure.addSiteSpace(site.id, { spaceId: one! }))
         expect(root.siteSpace).toMatchObject({ default: true, path: [] })
         expect(root.siteSpace.siteSpace.sectionId).toBeNull()
       }))
@@ -939,37 +963,39 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("groups: need sections; removal returns members to the root in the group's place; removing a non-member is not found", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
+        const publishing = yield* SitePublishing
         const { organization, run, spaces: [one, two, three, four] } = yield* withSpaces("One", "Two", "Three", "Four")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        expect(failureTag(yield* Effect.either(run(sites.addGroup(site.id, { title: "Group" }))))).toBe("PreconditionFailed")
+        expect(failureTag(yield* Effect.either(run(structure.addGroup(site.id, { title: "Group" }))))).toBe("PreconditionFailed")
         const s = [] as Array<SiteSectionId>
         for (const [i, spaceId] of [one!, two!, three!, four!].entries()) {
-          s.push((yield* run(sites.addSection(site.id, { spaceId, title: `Section ${i + 1}` }))).section.section.id)
+          s.push((yield* run(structure.addSection(site.id, { spaceId, title: `Section ${i + 1}` }))).section.section.id)
         }
         const [s1, s2, s3, s4] = s as [SiteSectionId, SiteSectionId, SiteSectionId, SiteSectionId]
-        const { group } = yield* run(sites.addGroup(site.id, { title: "Group", sections: [s3, s1] }))
+        const { group } = yield* run(structure.addGroup(site.id, { title: "Group", sections: [s3, s1] }))
         expect(group.sections.map((x) => x.section.id)).toEqual([s3, s1])
         // The group sits at the end of the root: s2, s4, group(s3, s1).
-        yield* run(sites.moveGroup(site.id, group.group.id, { after: { type: "site-section", id: s2 } }))
-        const order = Effect.map(run(sites.published(site.id)), (pub) =>
+        yield* run(structure.moveGroup(site.id, group.group.id, { after: { type: "site-section", id: s2 } }))
+        const order = Effect.map(run(publishing.published(site.id)), (pub) =>
           pub.structure.type === "sections"
             ? pub.structure.items.map((item) =>
               "section" in item ? item.section.section.id : `group:${item.group.sections.map((x) => x.section.id).join(",")}`
             )
             : [])
         expect(yield* order).toEqual([s2, `group:${s3},${s1}`, s4])
-        expect((yield* run(sites.listSections(site.id, undefined, first()))).items.map((x) => x.section.id)).toEqual([s2, s3, s1, s4])
+        expect((yield* run(structure.listSections(site.id, undefined, first()))).items.map((x) => x.section.id)).toEqual([s2, s3, s1, s4])
 
-        const notMember = yield* Effect.either(run(sites.removeSectionFromGroup(site.id, group.group.id, s2)))
+        const notMember = yield* Effect.either(run(structure.removeSectionFromGroup(site.id, group.group.id, s2)))
         expect(failureTag(notMember)).toBe("NotFound")
         expect(yield* order).toEqual([s2, `group:${s3},${s1}`, s4])
         // Adding a member again changes nothing.
-        const same = yield* run(sites.addSectionToGroup(site.id, group.group.id, s3))
+        const same = yield* run(structure.addSectionToGroup(site.id, group.group.id, s3))
         expect(same.group.sections.map((x) => x.section.id)).toEqual([s3, s1])
 
-        yield* run(sites.removeGroup(site.id, group.group.id))
+        yield* run(structure.removeGroup(site.id, group.group.id))
         expect(yield* order).toEqual([s2, s3, s1, s4])
-        expect((yield* run(sites.listGroups(site.id, first()))).items).toEqual([])
+        expect((yield* run(structure.listGroups(site.id, first()))).items).toEqual([])
         const stored = yield* (yield* SiteStructureRepository).load(site.id)
         expect(stored.groups).toEqual([])
         expect(stored.sections.every((x) => x.groupId === null)).toBe(true)
@@ -980,21 +1006,24 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("share keys: only an active key of this published share-link site is carried; others are ignored; bad ones refused", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const structure = yield* SiteStructure
+        const shareLinks = yield* ShareLinks
+        const publishing = yield* SitePublishing
         const { organization, run, spaces: [one] } = yield* withSpaces("One")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs", visibility: "share-link", spaces: [one!] }))
         const other = yield* run(sites.create(organization.id, { title: "Other", visibility: "share-link" }))
-        const active = (yield* run(sites.createShareLink(site.id, { name: "Partners" }))).link
+        const active = (yield* run(shareLinks.createShareLink(site.id, { name: "Partners" }))).link
         // Links list by creation: the second one a minute later.
         yield* TestClock.adjust(Duration.minutes(1))
-        const inactive = (yield* run(sites.createShareLink(site.id, { name: "Old" }))).link
-        const foreign = (yield* run(sites.createShareLink(other.site.id, { name: "Theirs" }))).link
-        yield* run(sites.updateShareLink(site.id, inactive.id, { active: false }))
+        const inactive = (yield* run(shareLinks.createShareLink(site.id, { name: "Old" }))).link
+        const foreign = (yield* run(shareLinks.createShareLink(other.site.id, { name: "Theirs" }))).link
+        yield* run(shareLinks.updateShareLink(site.id, inactive.id, { active: false }))
         for (const link of [active, inactive, foreign]) {
           expect(link.key).toMatch(/^[A-Za-z0-9]{32}$/)
           expect(link.active).toBe(true)
         }
         expect(new Set([active.key, inactive.key, foreign.key]).size).toBe(3)
-        expect((yield* run(sites.listShareLinks(site.id, undefined, first()))).items.map((l) => [l.id, l.active])).toEqual([
+        expect((yield* run(shareLinks.listShareLinks(site.id, undefined, first()))).items.map((l) => [l.id, l.active])).toEqual([
           [active.id, true],
           [inactive.id, false]
         ])
@@ -1002,7 +1031,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         const keyOf = (key: string) =>
           Effect.gen(function*() {
             const fromGet = (yield* run(sites.get(site.id, key))).shareKey
-            const fromList = (yield* run(sites.listSiteSpaces(site.id, { shareKey: key }, first()))).site.shareKey
+            const fromList = (yield* run(structure.listSiteSpaces(site.id, { shareKey: key }, first()))).site.shareKey
             expect(fromList).toBe(fromGet)
             return fromGet
           })
@@ -1011,7 +1040,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         yield* run(sites.publish(site.id))
         yield* run(sites.publish(other.site.id))
         expect(yield* keyOf(active.key)).toBe(active.key)
-        expect((yield* run(sites.published(site.id, active.key))).site.shareKey).toBe(active.key)
+        expect((yield* run(publishing.published(site.id, active.key))).site.shareKey).toBe(active.key)
         expect(yield* keyOf(inactive.key)).toBeUndefined()
         expect(yield* keyOf(foreign.key)).toBeUndefined()
         expect(yield* keyOf("Unknown0key0000000000000000000000")).toBeUndefined()
@@ -1021,7 +1050,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         const bad = yield* Effect.either(run(sites.get(site.id, "bad key!")))
         expect(failureTag(bad)).toBe("InvalidInput")
         expect(invalidField(bad)).toBe("shareKey")
-        expect(failureTag(yield* Effect.either(run(sites.listSiteSpaces(site.id, { shareKey: "bad key!" }, first()))))).toBe(
+        expect(failureTag(yield* Effect.either(run(structure.listSiteSpaces(site.id, { shareKey: "bad key!" }, first()))))).toBe(
           "InvalidInput"
         )
         // Another visibility: ignored.
@@ -1030,13 +1059,13 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         yield* run(sites.update(site.id, { visibility: "share-link" }))
         expect(yield* keyOf(active.key)).toBe(active.key)
         // Deactivated or deleted: ignored at once.
-        yield* run(sites.updateShareLink(site.id, active.id, { active: false }))
+        yield* run(shareLinks.updateShareLink(site.id, active.id, { active: false }))
         expect(yield* keyOf(active.key)).toBeUndefined()
-        yield* run(sites.updateShareLink(site.id, active.id, { active: true }))
+        yield* run(shareLinks.updateShareLink(site.id, active.id, { active: true }))
         expect(yield* keyOf(active.key)).toBe(active.key)
-        yield* run(sites.removeShareLink(site.id, active.id))
+        yield* run(shareLinks.removeShareLink(site.id, active.id))
         expect(yield* keyOf(active.key)).toBeUndefined()
-        expect(failureTag(yield* Effect.either(run(sites.removeShareLink(other.site.id, inactive.id))))).toBe("NotFound")
+        expect(failureTag(yield* Effect.either(run(shareLinks.removeShareLink(other.site.id, inactive.id))))).toBe("NotFound")
       }))
 
     // Use cases: adaptive schema and publishing auth.
@@ -1044,9 +1073,10 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
     it.effect("adaptive schema: the default before a PUT, then what was PUT; an invalid one names its pointer", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const publishing = yield* SitePublishing
         const { organization, run } = yield* adminOfNewOrganization
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const before = yield* run(sites.adaptiveSchema(site.id))
+        const before = yield* run(publishing.adaptiveSchema(site.id))
         expect(before).toEqual({ jsonSchema: { type: "object", properties: {}, additionalProperties: false }, updatedAt: site.createdAt })
         const jsonSchema = {
           type: "object",
@@ -1063,15 +1093,15 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
           additionalProperties: false
         }
         yield* TestClock.adjust(Duration.minutes(1))
-        const put = yield* run(sites.setAdaptiveSchema(site.id, { jsonSchema }))
+        const put = yield* run(publishing.setAdaptiveSchema(site.id, { jsonSchema }))
         expect(put.jsonSchema).toEqual(jsonSchema)
-        const got = yield* run(sites.adaptiveSchema(site.id))
+        const got = yield* run(publishing.adaptiveSchema(site.id))
         expect(got).toEqual({ jsonSchema, updatedAt: new Date(site.createdAt.getTime() + 60_000) })
         // Read back in the order written, on every storage: segments take the claims in this order.
         expect(Object.keys((got.jsonSchema as typeof jsonSchema).properties)).toEqual(["plan", "beta", "unsigned"])
 
         const invalid = (schema: unknown) =>
-          Effect.map(Effect.either(run(sites.setAdaptiveSchema(site.id, { jsonSchema: schema }))), invalidField)
+          Effect.map(Effect.either(run(publishing.setAdaptiveSchema(site.id, { jsonSchema: schema }))), invalidField)
         expect(yield* invalid({ ...jsonSchema, properties: { plan: { ...jsonSchema.properties.plan, enum: ["pro", "pro"] } } })).toBe(
           "jsonSchema/properties/plan/enum/1"
         )
@@ -1079,44 +1109,45 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: type
         expect(yield* invalid({ ...jsonSchema, properties: { plan: { type: "string" } } })).toBe(
           "jsonSchema/properties/plan/description"
         )
-        expect((yield* run(sites.adaptiveSchema(site.id))).jsonSchema).toEqual(jsonSchema)
+        expect((yield* run(publishing.adaptiveSchema(site.id))).jsonSchema).toEqual(jsonSchema)
       }))
 
     it.effect("publishing auth: a 32-byte base64url secret, regenerated on demand; fallback and logout URLs set and cleared", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
+        const publishing = yield* SitePublishing
         const { organization, run } = yield* adminOfNewOrganization
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const auth = yield* run(sites.publishingAuth(site.id))
+        const auth = yield* run(publishing.publishingAuth(site.id))
         // 43 base64url characters hold 258 bits: the last one carries 2 bits of the 32nd byte and 4 zero bits.
         expect(auth.privateKey).toMatch(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/)
         expect(auth).toMatchObject({ fallbackURL: null, logoutURL: null })
         const other = yield* run(sites.create(organization.id, { title: "Other" }))
-        expect((yield* run(sites.publishingAuth(other.site.id))).privateKey).not.toBe(auth.privateKey)
+        expect((yield* run(publishing.publishingAuth(other.site.id))).privateKey).not.toBe(auth.privateKey)
 
-        const regenerated = yield* run(sites.regeneratePublishingAuth(site.id))
+        const regenerated = yield* run(publishing.regeneratePublishingAuth(site.id))
         expect(regenerated.privateKey).toMatch(/^[A-Za-z0-9_-]{43}$/)
         expect(regenerated.privateKey).not.toBe(auth.privateKey)
-        expect((yield* run(sites.publishingAuth(site.id))).privateKey).toBe(regenerated.privateKey)
+        expect((yield* run(publishing.publishingAuth(site.id))).privateKey).toBe(regenerated.privateKey)
 
         const set = yield* run(
-          sites.updatePublishingAuth(site.id, { fallbackURL: "https://acme.test/login", logoutURL: "https://acme.test/bye" })
+          publishing.updatePublishingAuth(site.id, { fallbackURL: "https://acme.test/login", logoutURL: "https://acme.test/bye" })
         )
         expect(set).toEqual({
           privateKey: regenerated.privateKey,
           fallbackURL: "https://acme.test/login",
           logoutURL: "https://acme.test/bye"
         })
-        const kept = yield* run(sites.updatePublishingAuth(site.id, { logoutURL: null }))
+        const kept = yield* run(publishing.updatePublishingAuth(site.id, { logoutURL: null }))
         expect(kept).toEqual({ privateKey: regenerated.privateKey, fallbackURL: "https://acme.test/login", logoutURL: null })
-        expect(yield* run(sites.publishingAuth(site.id))).toEqual(kept)
-        yield* run(sites.updatePublishingAuth(site.id, { fallbackURL: null }))
-        expect(yield* run(sites.publishingAuth(site.id))).toEqual({
+        expect(yield* run(publishing.publishingAuth(site.id))).toEqual(kept)
+        yield* run(publishing.updatePublishingAuth(site.id, { fallbackURL: null }))
+        expect(yield* run(publishing.publishingAuth(site.id))).toEqual({
           privateKey: regenerated.privateKey,
           fallbackURL: null,
           logoutURL: null
         })
-        expect(failureTag(yield* Effect.either(run(sites.updatePublishingAuth(site.id, { fallbackURL: "ftp://x" }))))).toBe(
+        expect(failureTag(yield* Effect.either(run(publishing.updatePublishingAuth(site.id, { fallbackURL: "ftp://x" }))))).toBe(
           "InvalidInput"
         )
       }))

@@ -11,7 +11,9 @@ import {
   SiteSectionGroupId,
   SiteSectionId,
   SiteSpaceId,
+  SitePublishing,
   Sites,
+  SiteStructure,
   SiteStructureRepository,
   type SiteTree,
   type SpaceId,
@@ -96,7 +98,7 @@ interface World {
   readonly siteId: SiteId
   readonly spaces: ReadonlyArray<SpaceId>
   readonly run: <A, E extends { readonly _tag: string }>(
-    effect: Effect.Effect<A, E, Sites | Actor>
+    effect: Effect.Effect<A, E, Sites | SiteStructure | Actor>
   ) => Promise<Either.Either<A, E>>
   readonly read: () => Promise<{ readonly structure: PublishedStructure; readonly tree: SiteTree }>
 }
@@ -111,7 +113,7 @@ interface Step {
   readonly name: string
   /** Applies the command to the model when the real call succeeded; the expected outcome first. */
   readonly expect: (model: Model) => Outcome
-  readonly call: (model: Model, world: World) => Effect.Effect<unknown, { readonly _tag: string }, Sites | Actor>
+  readonly call: (model: Model, world: World) => Effect.Effect<unknown, { readonly _tag: string }, Sites | SiteStructure | Actor>
   readonly apply: (model: Model, result: unknown, world: World) => void | Promise<void>
 }
 
@@ -143,8 +145,8 @@ const allCommands = [
         return m.sections.get(target)!.siteSpaces.some((s) => m.spaceOf.get(s) === space) ? "Conflict" : "success"
       },
       call: (m, w) =>
-        Effect.flatMap(Sites, (sites) =>
-          sites.addSiteSpace(w.siteId, {
+        Effect.flatMap(SiteStructure, (structure) =>
+          structure.addSiteSpace(w.siteId, {
             spaceId: w.spaces[space]!,
             ...(section === null ? {} : { sectionId: SiteSectionId.make(pick(sectionIds(m), section) ?? "noSuchSection") })
           })),
@@ -175,8 +177,8 @@ const allCommands = [
       },
       call: (m, w) =>
         Effect.flatMap(
-          Sites,
-          (sites) => sites.removeSiteSpace(w.siteId, SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"))
+          SiteStructure,
+          (structure) => structure.removeSiteSpace(w.siteId, SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"))
         ),
       apply: (m) => {
         const id = pick(m.allSiteSpaces(), n)!
@@ -201,8 +203,8 @@ const allCommands = [
         expect: (m) => (pick(m.allSiteSpaces(), n) === undefined ? "NotFound" : "success"),
         call: (m, w) => {
           const other = targetOf(m)
-          return Effect.flatMap(Sites, (sites) =>
-            sites.moveSiteSpace(
+          return Effect.flatMap(SiteStructure, (structure) =>
+            structure.moveSiteSpace(
               w.siteId,
               SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"),
               other === undefined ? undefined : { [side]: { type: "site-space", siteSpace: other } }
@@ -246,8 +248,8 @@ const allCommands = [
         return m.scopeOf(id).some((s) => s !== id && m.pathOf.get(s)!.toLowerCase() === path.toLowerCase()) ? "Conflict" : "success"
       },
       call: (m, w) =>
-        Effect.flatMap(Sites, (sites) =>
-          sites.updateSiteSpace(w.siteId, SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"), { path })),
+        Effect.flatMap(SiteStructure, (structure) =>
+          structure.updateSiteSpace(w.siteId, SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"), { path })),
       apply: (m) =>
         void m.pathOf.set(pick(m.allSiteSpaces(), n)!, path)
     })
@@ -257,8 +259,8 @@ const allCommands = [
       name: `add section for space ${space} in group ${group}`,
       expect: (m) => ([...m.sections.values()].some((s) => s.path === titleOf(space).toLowerCase()) ? "Conflict" : "success"),
       call: (m, w) =>
-        Effect.flatMap(Sites, (sites) =>
-          sites.addSection(w.siteId, {
+        Effect.flatMap(SiteStructure, (structure) =>
+          structure.addSection(w.siteId, {
             spaceId: w.spaces[space]!,
             ...(group === null || m.groups.size === 0 ? {} : { sectionGroupId: SiteSectionGroupId.make(pick(groupIds(m), group)!) })
           })),
@@ -290,7 +292,8 @@ const allCommands = [
       name: `remove section ${n}`,
       expect: (m) => (m.hasSections() ? "success" : "NotFound"),
       call: (m, w) =>
-        Effect.flatMap(Sites, (sites) => sites.removeSection(w.siteId, SiteSectionId.make(pick(sectionIds(m), n) ?? "noSuchSection"))),
+        Effect.flatMap(SiteStructure, (structure) =>
+          structure.removeSection(w.siteId, SiteSectionId.make(pick(sectionIds(m), n) ?? "noSuchSection"))),
       apply: (m) => {
         const id = pick(sectionIds(m), n)!
         if (m.sections.size === 1) {
@@ -300,7 +303,8 @@ const allCommands = [
           m.defaultSection = null
           return
         }
-        if (m.defaultSection === id) m.defaultSection = successor(m.sectionOrder(), id)
+        if (m.defaultSection === id)
+          m.defaultSection = successor(m.sectionOrder(), id)
         remove(m.containerOf(id), id)
         m.sections.delete(id)
       }
@@ -317,15 +321,15 @@ const allCommands = [
         name: `move section or group ${n} ${side} ${target}`,
         expect: (m) => (pick(items(m), n) === undefined ? "NotFound" : "success"),
         call: (m, w) =>
-          Effect.flatMap(Sites, (sites): Effect.Effect<unknown, { readonly _tag: string }, Actor> => {
+          Effect.flatMap(SiteStructure, (structure): Effect.Effect<unknown, { readonly _tag: string }, Actor> => {
             const id = pick(items(m), n)
             const other = targetOf(m)
             const position = other === undefined
               ? undefined
               : { [side]: { type: m.groups.has(other) ? "site-section-group" as const : "site-section" as const, id: other } }
             return id !== undefined && m.groups.has(id)
-              ? sites.moveGroup(w.siteId, SiteSectionGroupId.make(id), position)
-              : sites.moveSection(w.siteId, SiteSectionId.make(id ?? "noSuchSection"), position)
+              ? structure.moveGroup(w.siteId, SiteSectionGroupId.make(id), position)
+              : structure.moveSection(w.siteId, SiteSectionId.make(id ?? "noSuchSection"), position)
           }),
         apply: (m) => {
           const id = pick(items(m), n)!
@@ -344,9 +348,9 @@ const allCommands = [
       expect: (m) => (m.hasSections() ? "success" : "PreconditionFailed"),
       call: (m, w) =>
         Effect.flatMap(
-          Sites,
-          (sites) =>
-            sites.addGroup(w.siteId, { title: "Group", sections: m.hasSections() ? members(m).map((s) => SiteSectionId.make(s)) : [] })
+          SiteStructure,
+          (structure) =>
+            structure.addGroup(w.siteId, { title: "Group", sections: m.hasSections() ? members(m).map((s) => SiteSectionId.make(s)) : [] })
         ),
       apply: (m, result) => {
         const id = (result as { group: { group: { id: string } } }).group.group.id
@@ -371,10 +375,10 @@ const allCommands = [
         return join || m.groups.get(group)!.includes(section) ? "success" : "NotFound"
       },
       call: (m, w) =>
-        Effect.flatMap(Sites, (sites) => {
+        Effect.flatMap(SiteStructure, (structure) => {
           const group = SiteSectionGroupId.make(pick(groupIds(m), g) ?? "noSuchGroup")
           const section = SiteSectionId.make(pick(sectionIds(m), s) ?? "noSuchSection")
-          return join ? sites.addSectionToGroup(w.siteId, group, section) : sites.removeSectionFromGroup(w.siteId, group, section)
+          return join ? structure.addSectionToGroup(w.siteId, group, section) : structure.removeSectionFromGroup(w.siteId, group, section)
         }),
       apply: (m) => {
         const group = pick(groupIds(m), g)!
@@ -391,7 +395,8 @@ const allCommands = [
       name: `remove group ${g}`,
       expect: (m) => (m.groups.size === 0 ? "NotFound" : "success"),
       call: (m, w) =>
-        Effect.flatMap(Sites, (sites) => sites.removeGroup(w.siteId, SiteSectionGroupId.make(pick(groupIds(m), g) ?? "noSuchGroup"))),
+        Effect.flatMap(SiteStructure, (structure) =>
+          structure.removeGroup(w.siteId, SiteSectionGroupId.make(pick(groupIds(m), g) ?? "noSuchGroup"))),
       apply: (m) => {
         const group = pick(groupIds(m), g)!
         const at = m.rootItems.indexOf(group)
@@ -470,7 +475,7 @@ export const sitesModelProperty = (name: string, makeLayer: () => Layer.Layer<St
             read: () =>
               runtime.runPromise(
                 Effect.gen(function*() {
-                  const { structure } = yield* (yield* Sites).published(setup.siteId)
+                  const { structure } = yield* (yield* SitePublishing).published(setup.siteId)
                   const site = yield* (yield* SiteRepository).findById(setup.siteId)
                   const rest = yield* (yield* SiteStructureRepository).load(setup.siteId)
                   return { structure, tree: { site: site.pipe((o) => (o._tag === "Some" ? o.value : undefined))!, ...rest } }
