@@ -2,7 +2,7 @@ import { createHash } from "node:crypto"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { migrate, migrations } from "../src/Migrations.js"
+import { migrate, migrations } from "../src/PgStorage.js"
 import { PgliteClient, PgServerClient, PgServerClientInFreshSchema } from "../src/shared/index.js"
 import { serverUrl } from "./helpers.js"
 

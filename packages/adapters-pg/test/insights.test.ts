@@ -16,7 +16,7 @@ import {
 import * as fc from "fast-check"
 import { Effect, Layer, Runtime, TestServices } from "effect"
 import { insightsMigrations, makeInsightsRepository, PgInsights } from "../src/insights/index.js"
-import { migrations } from "../src/Migrations.js"
+import { migrations } from "../src/PgStorage.js"
 import { migrateTo } from "../src/shared/index.js"
 import { sqlClients } from "./helpers.js"
 

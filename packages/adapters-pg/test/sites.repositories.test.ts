@@ -19,7 +19,7 @@ import {
   UnitOfWork
 } from "@octavo/domain"
 import { Effect, Layer, Option } from "effect"
-import { migrations } from "../src/Migrations.js"
+import { migrations } from "../src/PgStorage.js"
 import { PgOrganizations } from "../src/organizations/index.js"
 import { migrateTo, PgShared } from "../src/shared/index.js"
 import { PgSites, sitesMigrations } from "../src/sites/index.js"

@@ -4,6 +4,9 @@ import { Layer } from "effect"
 import { BlobStoreLive } from "./BlobStore.js"
 import { ChangeRequestRepositoryLive } from "./ChangeRequestRepository.js"
 import { RevisionContentRepositoryLive } from "./RevisionContentRepository.js"
+import { contentMigrations } from "./migrations.js"
+import { PgChangeRequestCounts, PgSpaceChangeRequestReads } from "./Reads.js"
+import { pgContext } from "../shared/Context.js"
 
 /** The content context's storage with the blob store given (DiskBlobStore, say). */
 export const PgContentWith = <E, R>(
@@ -17,10 +20,17 @@ export const PgContent: Layer.Layer<ContentPorts, never, SqlClient.SqlClient> = 
 export { BlobStoreLive } from "./BlobStore.js"
 export { ChangeRequestRepositoryLive } from "./ChangeRequestRepository.js"
 export { DiskBlobStore } from "./DiskBlobStore.js"
-export { contentMigrations, pageParentsMigration } from "./migrations.js"
+export { contentMigrations } from "./migrations.js"
 export {
   makeRevisionContentRepositoryLive,
   RevisionContentRepositoryLive,
   SNAPSHOT_INTERVAL
 } from "./RevisionContentRepository.js"
 export { PgChangeRequestCounts, PgSpaceChangeRequestReads } from "./Reads.js"
+
+/** The content context's part of the PostgreSQL storage (the list in PgStorage.ts). */
+export const PgContentContext = pgContext({
+  storage: Layer.mergeAll(PgContent, PgSpaceChangeRequestReads),
+  migrations: contentMigrations,
+  spaceFacts: [PgChangeRequestCounts]
+})

@@ -3,10 +3,4 @@ import { migration as insights } from "./migrations/0012_insights.js"
 import { migration as rollup } from "./migrations/0019_insight_rollup.js"
 import { migration as eventKeys } from "./migrations/0021_insight_event_keys.js"
 
-export const insightsMigrations: ReadonlyArray<Migration> = [insights]
-
-/** After the migrations of the contexts that came later, in the order of ids. */
-export const insightRollupMigration: Migration = rollup
-
-/** After the page-parents migration (20). */
-export const insightEventKeysMigration: Migration = eventKeys
+export const insightsMigrations: ReadonlyArray<Migration> = [insights, rollup, eventKeys]

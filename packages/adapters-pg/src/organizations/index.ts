@@ -5,6 +5,8 @@ import { InviteRepositoryLive } from "./InviteRepository.js"
 import { AcquaintancesLive, MemberRepositoryLive } from "./MemberRepository.js"
 import { OrganizationRepositoryLive } from "./OrganizationRepository.js"
 import { TeamRepositoryLive } from "./TeamRepository.js"
+import { organizationsMigrations } from "./migrations.js"
+import { pgContext } from "../shared/Context.js"
 
 /** The organizations context's storage, with identity's Acquaintances, which the members table answers. */
 export const PgOrganizations: Layer.Layer<OrganizationsPorts, never, SqlClient.SqlClient> = Layer.mergeAll(
@@ -18,6 +20,11 @@ export const PgOrganizations: Layer.Layer<OrganizationsPorts, never, SqlClient.S
 export { InviteRepositoryLive } from "./InviteRepository.js"
 export { AcquaintancesLive, MemberRepositoryLive } from "./MemberRepository.js"
 export { organizationsMigrations } from "./migrations.js"
-export { migration as guestInvitesMigration } from "./migrations/0009_guest_invites.js"
 export { OrganizationRepositoryLive } from "./OrganizationRepository.js"
 export { TeamRepositoryLive } from "./TeamRepository.js"
+
+/** The organizations context's part of the PostgreSQL storage (the list in PgStorage.ts). */
+export const PgOrganizationsContext = pgContext({
+  storage: PgOrganizations,
+  migrations: organizationsMigrations
+})

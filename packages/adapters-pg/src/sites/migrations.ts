@@ -1,6 +1,5 @@
 import type { Migration } from "../shared/Migrations.js"
 import { migration as sites } from "./migrations/0011_sites.js"
+import { migration as schemaOrder } from "./migrations/0013_sites_schema_order.js"
 
-export const sitesMigrations: ReadonlyArray<Migration> = [sites]
-
-export { migration as sitesSchemaOrderMigration } from "./migrations/0013_sites_schema_order.js"
+export const sitesMigrations: ReadonlyArray<Migration> = [sites, schemaOrder]

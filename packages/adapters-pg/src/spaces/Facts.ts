@@ -3,18 +3,12 @@ import type { Fragment } from "@effect/sql/Statement"
 import { type FactRows, type SpaceFact, SpaceFactRows, SpaceId } from "@octavo/domain"
 import { Context, Effect, Layer, ParseResult, Schema } from "effect"
 import { single } from "../shared/Rows.js"
+import type { PgSpaceFact } from "../shared/Context.js"
 import type { Ids } from "../shared/Sql.js"
 
 // What later contexts show on views of spaces, read in one statement: each context contributes the column of its
 // `SpaceFact` from its own folder (its SQL over its own tables, as one JSON value for the spaces `ids`); the
 // composition root lists them and this reads them all at once.
-
-/** A context's column of a `SpaceFact`: its rows for the spaces `ids` as one JSON value, and how they decode. */
-export interface PgSpaceFact {
-  readonly key: string
-  readonly column: (sql: SqlClient.SqlClient, ids: Ids) => Fragment
-  readonly rows: Schema.Schema<unknown, unknown>
-}
 
 /** The column of `fact`: `column` selects one JSON value that `rows` decodes into the fact's rows. */
 export const pgSpaceFact = <Rows, I>(

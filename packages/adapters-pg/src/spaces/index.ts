@@ -6,6 +6,8 @@ import { CustomFieldRepositoryLive } from "./CustomFieldRepository.js"
 import { RevisionRepositoryLive } from "./RevisionRepository.js"
 import { SiblingRepositoryLive } from "./SiblingRepository.js"
 import { SpaceRepositoryLive } from "./SpaceRepository.js"
+import { spacesMigrations } from "./migrations.js"
+import { pgContext } from "../shared/Context.js"
 
 /** The spaces context's storage: collections, spaces and their order, revisions, custom fields. */
 export const PgSpaces: Layer.Layer<SpacesPorts, never, SqlClient.SqlClient> = Layer.mergeAll(
@@ -19,8 +21,13 @@ export const PgSpaces: Layer.Layer<SpacesPorts, never, SqlClient.SqlClient> = La
 export { CollectionRepositoryLive } from "./CollectionRepository.js"
 export { CustomFieldRepositoryLive } from "./CustomFieldRepository.js"
 export { spacesMigrations } from "./migrations.js"
-export { migration as defaultLevelsAndIconsMigration } from "./migrations/0007_default_levels_and_icons.js"
 export { RevisionRepositoryLive } from "./RevisionRepository.js"
 export { SiblingRepositoryLive } from "./SiblingRepository.js"
 export { SpaceRepositoryLive } from "./SpaceRepository.js"
-export { gathered, jsonArray, pgSpaceFact, type PgSpaceFact, pgSpaceFactRows, PgSpaceFacts } from "./Facts.js"
+export { gathered, jsonArray, pgSpaceFact, pgSpaceFactRows, PgSpaceFacts } from "./Facts.js"
+
+/** The spaces context's part of the PostgreSQL storage (the list in PgStorage.ts). */
+export const PgSpacesContext = pgContext({
+  storage: PgSpaces,
+  migrations: spacesMigrations
+})

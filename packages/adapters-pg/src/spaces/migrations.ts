@@ -1,4 +1,5 @@
 import type { Migration } from "../shared/Migrations.js"
 import { migration as spaces } from "./migrations/0002_spaces.js"
+import { migration as defaultLevelsAndIcons } from "./migrations/0007_default_levels_and_icons.js"
 
-export const spacesMigrations: ReadonlyArray<Migration> = [spaces]
+export const spacesMigrations: ReadonlyArray<Migration> = [spaces, defaultLevelsAndIcons]
