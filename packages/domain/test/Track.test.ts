@@ -3,6 +3,7 @@ import { Effect, Either, Schema } from "effect"
 import * as fc from "fast-check"
 import { StoredEvent, type UserAgentInfo } from "../src/insights/Event.js"
 import { dedupDigest, noTypeFields, type TrackContext, TrackEvent, TrackEventsInput, toStoredEvent } from "../src/insights/Track.js"
+import { RecentUrls, RecentUrlsLive } from "../src/insights/Caches.js"
 import { SiteId } from "../src/shared/Ids.js"
 import { validate } from "../src/shared/Limits.js"
 
@@ -255,6 +256,31 @@ describe("toStoredEvent: URLs parsed once while they are recent", () => {
     // Not a URL stays refused however often it comes.
     for (let i = 0; i < 3; i++)
       expect(pathOf(makeEvent("page_view", { location: location({ url: "not a url" }) }))).toBe("events.3.location.url")
+  })
+  it("reads the same through the tracking's cache of recent URLs, which keeps at most 4,096", () => {
+    const recent = Effect.runSync(RecentUrls.pipe(Effect.provide(RecentUrlsLive)))
+    for (const round of [0, 1]) {
+      for (let i = 0; i < 5000; i++) {
+        const event = toStoredEvent(
+          decodeEvent(makeEvent("link_click", {
+            location: location({ url: `https://d${i % 7}.example.com/p/${i}?utm_source=s${i}` }),
+            session: session({ referrer: `https://r${i}.example.org/from` }),
+            link: { target: { kind: "url", url: `https://l${i}.example.net/to` }, position: "content" }
+          })),
+          context,
+          recent
+        )
+        if (Either.isLeft(event)) throw new Error(`refused: ${event.left.message}`)
+        const { linkTargetDomain, referrerDomain, urlPath, utmSource } = event.right
+        expect([urlPath, utmSource, referrerDomain, linkTargetDomain], `round ${round}, URL ${i}`).toEqual([
+          `/p/${i}`,
+          `s${i}`,
+          `r${i}.example.org`,
+          `l${i}.example.net`
+        ])
+        expect(recent.size()).toBeLessThanOrEqual(4096)
+      }
+    }
   })
 })
 

@@ -5,7 +5,7 @@ import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
 import { createdAs, listOf, PublicUrl } from "../shared/Handlers.js"
 import { ChangeRequestsApi } from "./ChangeRequestsApi.js"
-import { contentPath, contentPresenters, fileResponse, linkList, readOptions } from "./Present.js"
+import { contentPath, contentPresenters, fileResponse, linkList, PageHeads, readOptions } from "./Present.js"
 
 export const ChangeRequestsLive = HttpApiBuilder.group(
   OctavoBase.add(ChangeRequestsApi),
@@ -15,7 +15,7 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
       const changeRequests = yield* ChangeRequests
       const base = yield* PublicUrl
       const { presentBacklink, presentChangeRequest, presentEdit, presentFile, presentPage, presentPages, presentRevision } =
-        contentPresenters(base)
+        contentPresenters(base, yield* PageHeads)
       const present = presentChangeRequest
       const appBase = `${base}/`
       return handlers

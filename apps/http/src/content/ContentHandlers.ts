@@ -5,13 +5,16 @@ import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
 import { listOf, PublicUrl } from "../shared/Handlers.js"
 import { ContentApi } from "./ContentApi.js"
-import { contentPresenters, fileResponse, linkList, readOptions } from "./Present.js"
+import { contentPresenters, fileResponse, linkList, PageHeads, readOptions } from "./Present.js"
 
 export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "content", (handlers) =>
   Effect.gen(function*() {
     const content = yield* Content
     const base = yield* PublicUrl
-    const { presentBacklink, presentFile, presentLiveEdit, presentPage, presentPages, presentRevision } = contentPresenters(base)
+    const { presentBacklink, presentFile, presentLiveEdit, presentPage, presentPages, presentRevision } = contentPresenters(
+      base,
+      yield* PageHeads
+    )
     const appBase = `${base}/`
 
     return handlers

@@ -1,5 +1,7 @@
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
+  type BoundedCache,
+  boundedCache,
   type ChangeRequestView,
   type ContentPage,
   type DomainError,
@@ -15,7 +17,7 @@ import {
   pageTree,
   type RevisionView
 } from "@octavo/domain"
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { userLocation } from "../identity/Present.js"
 import { jsonAnswer, jsonBytes, jsonMembers, type JsonOut, type ListQuery, pageOf, writeArray, writeJson } from "../shared/Handlers.js"
 import {
@@ -114,7 +116,8 @@ const ownFields = (page: ContentPage, options: ReadOptions): typeof PageOwnObjec
 
 const encodeOwnFields = jsonMembers(PageOwnObject)
 
-interface PageHead {
+/** A page's JSON up to its subpages, as bytes, for the page at `path` in space `spaceId`. */
+export interface PageHead {
   readonly spaceId: string
   readonly path: string
   readonly bytes: Uint8Array
@@ -127,14 +130,17 @@ interface PageHead {
  * keeps them), so an answer of thousands of pages encodes only the pages new since an answer before
  * it, whether that answer was a space's or a change request's.
  */
-const headsKept = new Map<string, WeakMap<ContentPage, PageHead>>()
+export class PageHeads extends Context.Tag("@octavo/http/PageHeads")<PageHeads, BoundedCache<string, WeakMap<ContentPage, PageHead>>>() {}
+
+/** The four combinations of read options, for up to four public URLs: a server has one. */
+export const PageHeadsLive = Layer.sync(PageHeads, () => boundedCache(16, "oldest"))
 
 const revisionShellMembers = jsonMembers(RevisionShell)
 
 const liveEditMembers = jsonMembers(SpaceContentUpdate.omit("revision"))
 
 /** Wire shapes of revisions, pages and files of a space, with absolute URLs from `base`. */
-export const contentPresenters = (base: string) => {
+export const contentPresenters = (base: string, headsKept: PageHeads["Type"]) => {
   /** `under` is where the revision's content lives: the space's, or a change request's. */
   const presentFile =
     (spaceId: string, options: Pick<ReadOptions, "metadata">, under = `/v1/spaces/${spaceId}`) => (f: File): typeof FileObject.Type => ({
@@ -151,9 +157,7 @@ export const contentPresenters = (base: string) => {
   /** Writes a page and the tree below it as JSON into `out`. */
   const pageWriter = (spaceId: string, options: ReadOptions) => {
     const key = `${base} ${options.format} ${options.metadata}`
-    let kept = headsKept.get(key)
-    if (kept === undefined) headsKept.set(key, kept = new WeakMap())
-    const heads = kept
+    const heads = headsKept.getOrCompute(key, () => new WeakMap())
     const headOf = (page: ContentPage, path: string): Uint8Array => {
       let head = heads.get(page)
       if (head === undefined || head.path !== path || head.spaceId !== spaceId) {

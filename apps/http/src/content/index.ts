@@ -4,8 +4,10 @@ import { ChangeRequestsApi } from "./ChangeRequestsApi.js"
 import { ChangeRequestsLive } from "./ChangeRequestsHandlers.js"
 import { ContentApi } from "./ContentApi.js"
 import { ContentLive } from "./ContentHandlers.js"
+import { PageHeadsLive } from "./Present.js"
 
 /** Content over HTTP: a space's revisions, pages, files and links, and change requests. */
 export const ContentGroups = OctavoBase.add(ContentApi).add(ChangeRequestsApi)
-export const ContentHandlers = Layer.mergeAll(ContentLive, ChangeRequestsLive)
+/** Both groups share the page encodings they keep (`PageHeads`). */
+export const ContentHandlers = Layer.mergeAll(ContentLive, ChangeRequestsLive).pipe(Layer.provide(PageHeadsLive))
 export { changeRequestFields } from "./ForSpaces.js"

@@ -7,8 +7,8 @@ import {
   MoveInput,
   Order,
   OrganizationId,
-  patternString,
   Role,
+  ShareKey,
   SpaceId,
   UpdateSpaceInput,
   UserId
@@ -41,7 +41,7 @@ export class SpacesApi extends HttpApiGroup.make("spaces")
     HttpApiEndpoint.get("get", "/v1/spaces/:spaceId")
       .setPath(SpacePath)
       // Resolves published URLs of share-link sites once sites exist; validated now.
-      .setUrlParams(Schema.Struct({ shareKey: Schema.optional(patternString(/^[A-Za-z0-9_-]{1,128}$/, "a share key")) }))
+      .setUrlParams(Schema.Struct({ shareKey: Schema.optional(ShareKey) }))
       .addSuccess(SpaceObject)
       .pipe(errors(400, 404))
   )

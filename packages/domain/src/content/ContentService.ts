@@ -11,6 +11,7 @@ import { RevisionRepository } from "../spaces/Ports.js"
 import type { ChangeRequestView } from "./ChangeRequest.js"
 import type { Revision } from "../spaces/Space.js"
 import { SpaceAccess, type SpaceGrant } from "../spaces/SpaceAccess.js"
+import { PageLinkTargets, PageLinkTargetsLive } from "./Caches.js"
 import { type AppliedChange, applyChanges, type FetchedFile, nodeOf, type PageOutcome, pathOf } from "./Changes.js"
 import { makeFileFetch } from "./Fetch.js"
 import { ContentChanges, type File, type RevisionContent } from "./Page.js"
@@ -58,6 +59,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     const changeRequestFacts = yield* ChangeRequestViewFacts
     const origins = yield* RevisionOrigins
     const work = yield* HeavyWork
+    const linkTargets = yield* PageLinkTargets
 
     const storeBlob = (bytes: Uint8Array) =>
       Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(bytes))).pipe(
@@ -223,7 +225,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
         if (filter.page !== undefined && !view.content.pages.has(filter.page)) {
           return yield* new NotFound({ entity: "page", id: filter.page })
         }
-        const all = linksOf(view.content, appBase).filter((l) => filter.page === undefined || l.page === filter.page)
+        const all = linksOf(view.content, appBase, linkTargets).filter((l) => filter.page === undefined || l.page === filter.page)
         const listed = pageInMemory(all.filter((l) => filter.status === undefined || l.status === filter.status), byIndex, "asc", request)
         return {
           ...listed,
@@ -246,7 +248,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
             const open = yield* changeRequests.list(spaceId, { status: "open" }, { limit: 1000, after: Option.none() })
             let broken = 0
             for (const changeRequest of open.items) {
-              const crLinks = linksOf(yield* contents.load(changeRequest.revisionId), appBase)
+              const crLinks = linksOf(yield* contents.load(changeRequest.revisionId), appBase, linkTargets)
               broken += crLinks.filter((l) => l.status === "broken" && (filter.page === undefined || l.page === filter.page)).length
             }
             return broken
@@ -255,7 +257,7 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
     /** The pages of a revision (of a space of `organizationId`) that link to one of its files. */
     const fileBacklinksIn = (view: RevisionView, organizationId: OrganizationId, fileId: FileId, appBase: string, request: PageRequest) => {
       if (!view.content.files.has(fileId)) return Effect.fail(new NotFound({ entity: "file", id: fileId }))
-      const referring = linksOf(view.content, appBase).filter((l) => l.target.kind === "file" && l.target.file === fileId)
+      const referring = linksOf(view.content, appBase, linkTargets).filter((l) => l.target.kind === "file" && l.target.file === fileId)
       const pages = Array.from(new Set(referring.map((l) => l.page))).flatMap((id) => {
         const page = view.content.pages.get(id)
         return page === undefined ? [] : [{ page, path: pathOf(view.content, page), revision: view.revision, organizationId }]
@@ -302,7 +304,8 @@ export class Content extends Effect.Service<Content>()("@octavo/domain/Content",
       filesIn,
       fileIn
     } as const
-  })
+  }),
+  dependencies: [PageLinkTargetsLive]
 }) {}
 
 const nodeOrFail = (content: RevisionContent, pageId: PageId) => {

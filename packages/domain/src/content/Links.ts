@@ -1,4 +1,5 @@
 import { linksOf as linksIn } from "@octavo/markdown"
+import type { BoundedCache } from "../shared/BoundedCache.js"
 import type { FileId, PageId } from "../shared/Ids.js"
 import type { ContentPage, RevisionContent } from "./Page.js"
 import { pathIndex, resolveLink } from "./Resolve.js"
@@ -29,35 +30,27 @@ const named = (url: string): LinkTarget | undefined => {
   return undefined
 }
 
-/**
- * The link targets written in a page. A page's version is never edited in place (a change makes a
- * new version with a new `updatedAt`), so what was read from one is remembered: the links
- * endpoints read every page of a revision, and revisions share most of their pages.
- */
-const MAX_REMEMBERED = 20_000
-const remembered = new Map<string, ReadonlyArray<string>>()
-const urlsOf = (page: ContentPage): ReadonlyArray<string> => {
-  const key = `${page.id}:${page.updatedAt.getTime()}:${page.markdown.length}`
-  const known = remembered.get(key)
-  if (known !== undefined) return known
-  const urls = linksIn(page.markdown).map((link) => link.url)
-  if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string)
-  remembered.set(key, urls)
-  return urls
-}
+/** The link targets written in a page, read once per page version while `known` keeps it. */
+const urlsOf = (page: ContentPage, known: BoundedCache<string, ReadonlyArray<string>>): ReadonlyArray<string> =>
+  known.getOrCompute(`${page.id}:${page.updatedAt.getTime()}:${page.markdown.length}`, () => linksIn(page.markdown).map((link) => link.url))
 
 /**
  * Every link in the revision's pages with its status: `in-app` for a URL into the app itself,
  * `ok` for an external URL or a page or file present in the revision, `broken` otherwise (a page
- * deleted since the link was written, or a path that leads nowhere).
+ * deleted since the link was written, or a path that leads nowhere). `known` keeps the link targets of
+ * the page versions read lately (`PageLinkTargets`).
  */
-export const linksOf = (content: RevisionContent, appBase: string): ReadonlyArray<Link> => {
+export const linksOf = (
+  content: RevisionContent,
+  appBase: string,
+  known: BoundedCache<string, ReadonlyArray<string>>
+): ReadonlyArray<Link> => {
   const paths = pathIndex(content)
   const links: Array<Link> = []
   const pages = Array.from(content.pages.values()).sort((a, b) => (a.id < b.id ? -1 : 1))
   for (const page of pages) {
     if (page.markdown === "") continue
-    for (const url of urlsOf(page)) {
+    for (const url of urlsOf(page, known)) {
       const index = links.length
       const add = (status: LinkStatus, target: LinkTarget) => links.push({ status, target, page: page.id, index })
       if (url.startsWith(appBase)) {

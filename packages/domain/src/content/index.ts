@@ -4,6 +4,7 @@ import { Content } from "./ContentService.js"
 import { ContentLifecycle } from "./ForSpaces.js"
 import { RevisionContents } from "./RevisionContents.js"
 
+export * from "./Caches.js"
 export * from "./ChangeRequest.js"
 export * from "./ChangeRequestService.js"
 export * from "./Changes.js"

@@ -9,6 +9,7 @@ import { ShareLinkRepository, SiteRepository } from "../sites/Ports.js"
 import { openingKey } from "../sites/Reading.js"
 import { Sites } from "../sites/SiteService.js"
 import { AggregateInput, resolveQuery } from "./Aggregate.js"
+import { RecentUrls, RecentUrlsLive } from "./Caches.js"
 import type { StoredEvent } from "./Event.js"
 import { InsightsRepository, UserAgents, VisitorTokens } from "./Ports.js"
 import type { DimensionValue, MetricValue, QueryColumn } from "./Query.js"
@@ -61,6 +62,7 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
     const secrets = yield* Secrets
     const visitorTokens = yield* VisitorTokens
     const shareLinks = yield* ShareLinkRepository
+    const recentUrls = yield* RecentUrls
 
     /** Stores a batch, all or nothing: the first invalid event names its index. */
     const store = (
@@ -81,7 +83,7 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
             ua: userAgents.parse(event.session.userAgent),
             visitorClaims: claims,
             visitorAuthenticated: authenticated
-          })
+          }, recentUrls)
           if (Either.isLeft(result)) {
             const { field, rule } = result.left
             return yield* new InvalidInput({ field: `events.${i}${field === "" ? "" : `.${field}`}`, rule })
@@ -194,5 +196,6 @@ export class Insights extends Effect.Service<Insights>()("@octavo/domain/Insight
     const purgeExpired = Effect.flatMap(now, (at) => events.purgeBefore(new Date(at.getTime() - Duration.toMillis(INSIGHTS_RETENTION))))
 
     return { track, trackAnonymously, trackAdmitted, aggregate, segments, purgeExpired } as const
-  })
+  }),
+  dependencies: [RecentUrlsLive]
 }) {}

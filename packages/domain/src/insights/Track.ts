@@ -1,4 +1,5 @@
 import { Either, Schema } from "effect"
+import type { BoundedCache } from "../shared/BoundedCache.js"
 import { InvalidInput } from "../shared/Errors.js"
 import { sha256Hex } from "../shared/Secrets.js"
 import type { SiteId } from "../shared/Ids.js"
@@ -16,27 +17,13 @@ const tryUrl = (s: string): URL | null => {
   }
 }
 
-/**
- * The URLs parsed lately, by their text (null for one that is not a URL): a batch checks each event's
- * URL and then reads its path and query, and a site's visitors go to the same pages again and again, so
- * each text is parsed once while it is among the last few thousand. The URLs are shared: only read them.
- */
-const parsedUrls = new Map<string, URL | null>()
-const parsedUrlsKept = 4096
+/** The URL a text names, through `recent` when given (`RecentUrls`): its URLs are shared, so only read them. */
+const parseUrl = (s: string, recent: BoundedCache<string, URL | null> | undefined): URL | undefined =>
+  (recent === undefined ? tryUrl(s) : recent.getOrCompute(s, tryUrl)) ?? undefined
 
-const parseUrl = (s: string): URL | undefined => {
-  let url = parsedUrls.get(s)
-  if (url === undefined) {
-    url = tryUrl(s)
-    if (parsedUrls.size >= parsedUrlsKept) parsedUrls.clear()
-    parsedUrls.set(s, url)
-  }
-  return url ?? undefined
-}
-
-/** GitBook's URL: an absolute URI of at most 2048 characters. */
+/** GitBook's URL: an absolute URI of at most 2048 characters (checked without building it: the conversion parses it). */
 const AbsoluteUrl = StoredString.pipe(
-  Schema.filter((s) => (s.length <= 2048 && parseUrl(s) !== undefined) || "must be an absolute URL of at most 2048 characters", {
+  Schema.filter((s) => (s.length <= 2048 && URL.canParse(s)) || "must be an absolute URL of at most 2048 characters", {
     jsonSchema: { format: "uri", maxLength: 2048 }
   })
 )
@@ -278,7 +265,10 @@ const contentRefKey = (target: ContentRef): ReadonlyArray<string | null> => [
  * The stored fields of the event's type, and its own fields in a fixed order (the last part of its
  * dedup key: every field the type adds, stored or not, such as an ask's `goal` or an ad's `zoneId`).
  */
-const typeFieldsOf = (event: TrackEvent): readonly [TypeFields, ReadonlyArray<unknown>] => {
+const typeFieldsOf = (
+  event: TrackEvent,
+  recent: BoundedCache<string, URL | null> | undefined
+): readonly [TypeFields, ReadonlyArray<unknown>] => {
   switch (event.type) {
     case "page_view":
     case "search_open":
@@ -314,7 +304,7 @@ const typeFieldsOf = (event: TrackEvent): readonly [TypeFields, ReadonlyArray<un
       ]
     case "link_click": {
       const target = event.link.target
-      const domain = target.kind === "url" ? parseUrl(target.url)?.hostname || null : null
+      const domain = target.kind === "url" ? parseUrl(target.url, recent)?.hostname || null : null
       return [
         {
           ...noTypeFields,
@@ -376,15 +366,20 @@ export const dedupDigest = (text: string): string => sha256Hex(text).slice(0, 32
  * - `dedupKey`, set only when the client gave the timestamp, is `dedupDigest` of the JSON text of
  *   [siteId, visitorId, sessionId, type, timestamp in ms, url, [the type's own fields in a fixed order]]:
  *   the same event sent twice gives the same key, whatever the timestamp's written offset.
+ * - `recent` keeps the URLs parsed lately (`RecentUrls`); without it each URL is parsed anew.
  */
-export const toStoredEvent = (event: TrackEvent, context: TrackContext): Either.Either<StoredEvent, InvalidInput> =>
+export const toStoredEvent = (
+  event: TrackEvent,
+  context: TrackContext,
+  recent?: BoundedCache<string, URL | null>
+): Either.Either<StoredEvent, InvalidInput> =>
   Either.map(timestampOf(event.timestamp, context.now), (timestamp): StoredEvent => {
     const { location, session } = event
-    const url = parseUrl(location.url)
+    const url = parseUrl(location.url, recent)
     const referrer = session.referrer === "" ? null : session.referrer
     // Most URLs have no query: their searchParams, built on first use, are not built at all.
     const utm = (name: string) => url === undefined || url.search === "" ? null : url.searchParams.get(`utm_${name}`)
-    const [typeFields, ownFields] = typeFieldsOf(event)
+    const [typeFields, ownFields] = typeFieldsOf(event, recent)
     return {
       id: context.id,
       siteId: context.siteId,
@@ -412,7 +407,7 @@ export const toStoredEvent = (event: TrackEvent, context: TrackContext): Either.
       url: location.url,
       urlPath: url?.pathname ?? "",
       referrer,
-      referrerDomain: referrer === null ? null : parseUrl(referrer)?.hostname || null,
+      referrerDomain: referrer === null ? null : parseUrl(referrer, recent)?.hostname || null,
       utmSource: utm("source"),
       utmMedium: utm("medium"),
       utmCampaign: utm("campaign"),

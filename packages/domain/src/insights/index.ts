@@ -1,6 +1,7 @@
 import { Insights } from "./InsightsService.js"
 
 export * from "./Aggregate.js"
+export * from "./Caches.js"
 export * from "./Event.js"
 export * from "./InsightsService.js"
 export * from "./Ports.js"

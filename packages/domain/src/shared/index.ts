@@ -1,3 +1,4 @@
+export * from "./BoundedCache.js"
 export * from "./Errors.js"
 export * from "./HeavyWork.js"
 export * from "./Ids.js"
