@@ -18,6 +18,7 @@ import {
   Comments,
   Content,
   DomainServices,
+  OutsideNotGiven,
   Identity,
   Organizations,
   PageId,
@@ -43,7 +44,7 @@ const runOn = (name: string, choice: StorageChoice) =>
   Effect.gen(function*() {
     const storage = yield* Layer.build(storageLayer(choice))
     const shared: Layer.Layer<StoragePorts> = Layer.succeedContext(storage)
-    const services = yield* Layer.build(DomainServices.pipe(Layer.provide(shared)))
+    const services = yield* Layer.build(DomainServices.pipe(Layer.provide(Layer.merge(shared, OutsideNotGiven))))
     const identity = Context.get(services, Identity)
     const admin = yield* identity.bootstrapInstanceAdmin(ADMIN)
     const as = Effect.provideService(Actor, admin)

@@ -15,8 +15,8 @@ import {
   Actor,
   Content,
   DomainServices,
+  OutsideNotGiven,
   GitSync,
-  GitSyncDomainServices,
   Identity,
   Organizations,
   Spaces,
@@ -88,10 +88,14 @@ const runOn = (name: string, choice: StorageChoice, server: GitServer) =>
     const storage = yield* Layer.build(storageLayer(choice))
     const shared: Layer.Layer<StoragePorts> = Layer.succeedContext(storage)
     const services = yield* Layer.build(
-      GitSyncDomainServices.pipe(
-        Layer.provideMerge(DomainServices),
+      DomainServices.pipe(
         Layer.provideMerge(
-          Layer.mergeAll(shared, GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }), ServerInstanceLive("bench"))
+          Layer.mergeAll(
+            shared,
+            OutsideNotGiven,
+            GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }),
+            ServerInstanceLive("bench")
+          )
         )
       )
     )

@@ -16,18 +16,7 @@ import {
   WorkerPoolLive,
   type WorkerPoolOptions
 } from "@octavo/adapters-node"
-import {
-  DomainServices,
-  ImportServices,
-  InsightsDomainServices,
-  IntegrationsDomainServices,
-  OpenAPIDomainServices,
-  SsoDomainServices,
-  type StoragePorts,
-  TranslationsDomainServices,
-  GitSyncDomainServices,
-  ReaderDomainServices
-} from "@octavo/domain"
+import { DomainServices, type StoragePorts } from "@octavo/domain"
 import { Layer, Option, Redacted } from "effect"
 import { OctavoApi } from "./Api.js"
 import { docsRoute } from "./Docs.js"
@@ -121,16 +110,7 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
   // SAML certificates are read by Node's crypto, outside the domain.
   // Integrations' secrets are sealed by Node's crypto, outside the domain.
   // The reader records what visitors read through insights.
-  const domain = ReaderDomainServices.pipe(Layer.provideMerge(Layer.mergeAll(
-    ImportServices,
-    InsightsDomainServices,
-    SsoDomainServices,
-    TranslationsDomainServices,
-    IntegrationsDomainServices,
-    OpenAPIDomainServices,
-    GitSyncDomainServices
-  ))).pipe(
-    Layer.provideMerge(DomainServices),
+  const domain = DomainServices.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         storage,

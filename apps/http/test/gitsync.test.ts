@@ -4,8 +4,8 @@ import { commitFiles, PASSWORD, startGitServer } from "@octavo/adapters-node/git
 import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/adapters-pg"
 import {
   DomainServices,
+  OutsideNotGiven,
   GitSync,
-  GitSyncDomainServices,
   GitSyncRepository,
   type SpaceId,
   type StoragePorts
@@ -421,11 +421,11 @@ it.effect("a restarted server fails only the operations it was running, and thos
     expect(yield* operationOf("theirs")).toEqual({ state: "running", direction: "import", startedAt: minutes(25), owner: "host-b:8080" })
     expect((yield* operationOf("abandoned"))?.state).toBe("failure")
     expect((yield* repository.running()).map((s) => s.spaceId)).toEqual(["theirs"])
-  }).pipe(Effect.provide(GitSyncDomainServices.pipe(
-    Layer.provideMerge(DomainServices),
+  }).pipe(Effect.provide(DomainServices.pipe(
     Layer.provideMerge(
       Layer.mergeAll(
         MemoryStorage,
+        OutsideNotGiven,
         GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }),
         ServerInstanceLive("host-a:8080")
       )

@@ -1,5 +1,5 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
-import { Actor, DomainServices, Identity, Organizations, Teams } from "@octavo/domain"
+import { Actor, DomainServices, Identity, Organizations, OutsideNotGiven, Teams } from "@octavo/domain"
 import { expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 
@@ -17,6 +17,8 @@ it("embeds the domain with the memory adapter, as the README shows", async () =>
     return team.members // 1
   })
 
-  const members = await Effect.runPromise(program.pipe(Effect.provide(DomainServices.pipe(Layer.provide(MemoryStorage)))))
+  const members = await Effect.runPromise(
+    program.pipe(Effect.provide(DomainServices.pipe(Layer.provide(Layer.merge(MemoryStorage, OutsideNotGiven)))))
+  )
   expect(members).toBe(1)
 })

@@ -1,97 +1,81 @@
 import { Layer } from "effect"
-import {
-  ChangeRequestViewFactsOneByOne,
-  CommentsServices,
-  CommentViewFactsOneByOne,
-  OpenCommentsFact,
-  SpaceCommentReadsOneByOne
-} from "./comments/index.js"
-import { ChangeRequestCountsFact, ContentServices, SpaceChangeRequestReadsOneByOne } from "./content/index.js"
-import { IdentityServices } from "./identity/index.js"
-import { GitSyncFact, GitSyncServices, RevisionGitReadsOneByOne, RevisionOriginsLive } from "./gitsync/index.js"
-import { ImportsServices } from "./imports/index.js"
-import { InsightsServices } from "./insights/index.js"
-import { IntegrationsServices } from "./integrations/index.js"
-import { OpenAPIServices } from "./openapi/index.js"
-import { OrganizationsServices } from "./organizations/index.js"
-import { ReaderServices } from "./reader/index.js"
-import { SearchAnswers, SearchServices } from "./search/index.js"
-import { SecretsLive } from "./shared/Secrets.js"
-import {
-  PublishedPlaceFact,
-  SiteReadsOneByOne,
-  SiteSpaceLifecycle,
-  SitesServices,
-  SiteTreeReadsLive,
-  SiteTreeRowReadsOneByOne
-} from "./sites/index.js"
-import { spaceFactRowsOneByOne, spaceFactShows, SpacesServices } from "./spaces/index.js"
-import { SsoAnswers, SsoServices } from "./sso/index.js"
-import { TranslationsServices } from "./translations/index.js"
+import { CommentsContext } from "./comments/index.js"
+import { ContentContext } from "./content/index.js"
+import { GitSyncContext } from "./gitsync/index.js"
+import { IdentityContext } from "./identity/index.js"
+import { ImportsContext } from "./imports/index.js"
+import { InsightsContext } from "./insights/index.js"
+import { IntegrationsContext } from "./integrations/index.js"
+import { OpenAPIContext } from "./openapi/index.js"
+import { OrganizationsContext } from "./organizations/index.js"
+import { ReaderContext } from "./reader/index.js"
+import { SearchContext } from "./search/index.js"
+import type { OutsidePorts } from "./Outside.js"
+import { stackInOrder } from "./shared/Layers.js"
+import { SharedContext } from "./shared/index.js"
+import { SitesContext } from "./sites/index.js"
+import { spaceFactRowsOneByOne, spaceFactShows, SpacesContext } from "./spaces/index.js"
+import { SsoContext } from "./sso/index.js"
+import type { StoragePorts } from "./Storage.js"
+import { TranslationsContext } from "./translations/index.js"
+
+/**
+ * The contexts in their order (eslint.config.js's CONTEXTS), each its folder's one export: its use cases
+ * (`services`), the ports of earlier contexts it answers (`answers`), what it shows on views of spaces
+ * (`spaceFacts`), and the reads of several contexts' storage it declares or answers, over the repositories one read
+ * after another (`readsOneByOne`).
+ */
+const contexts = [
+  SharedContext,
+  IdentityContext,
+  OrganizationsContext,
+  SpacesContext,
+  ContentContext,
+  SearchContext,
+  ImportsContext,
+  CommentsContext,
+  SitesContext,
+  InsightsContext,
+  SsoContext,
+  TranslationsContext,
+  OpenAPIContext,
+  IntegrationsContext,
+  GitSyncContext,
+  ReaderContext
+] as const
+
+type Context = (typeof contexts)[number]
+/** The part `K` of the contexts that give one. */
+type PartOf<C, K extends string> = C extends { readonly [P in K]: infer Part } ? Part : never
+
+/** The parts `key` of the contexts that give one, in the contexts' order. */
+const partsOf = <K extends "answers" | "readsOneByOne" | "spaceFacts">(key: K): Array<PartOf<Context, K>> =>
+  contexts.flatMap((context) => (key in context ? [(context as Record<K, PartOf<Context, K>>)[key]] : []))
 
 /** What later contexts show on views of spaces, each declared in its own folder (spaces/Facts.ts). */
-export const spaceFacts = [ChangeRequestCountsFact, OpenCommentsFact, PublishedPlaceFact, GitSyncFact] as const
+export const spaceFacts = partsOf("spaceFacts").flat()
 
 /**
  * The reads of several contexts' storage that a storage may make in one round trip, as one that cannot answers them:
- * each context's repositories in turn (each layer is in the folder of the context that declares or answers its port).
+ * each context's repositories in turn. The memory storage is made with them; the contract suite checks PostgreSQL's
+ * against them.
  */
 export const ReadsOneByOne = Layer.mergeAll(
   spaceFactRowsOneByOne(spaceFacts),
-  SiteTreeRowReadsOneByOne.pipe(Layer.provide(spaceFactRowsOneByOne(spaceFacts))),
-  RevisionGitReadsOneByOne,
-  SpaceChangeRequestReadsOneByOne,
-  SpaceCommentReadsOneByOne.pipe(Layer.provide(SpaceChangeRequestReadsOneByOne)),
-  ChangeRequestViewFactsOneByOne,
-  CommentViewFactsOneByOne,
-  SiteReadsOneByOne
+  stackInOrder(partsOf("readsOneByOne")).pipe(Layer.provide(spaceFactRowsOneByOne(spaceFacts)))
 )
 
 /**
- * The ports an earlier context declares and a later one answers (what views of spaces show, content that follows
- * a space, the index that follows content, a revision's origin), each answer over those of the contexts after it.
+ * The ports an earlier context declares and a later one answers, over the storage (what views of spaces show, what a
+ * space's coming and going does, the index that follows content, a revision's origin), each over those before it.
  */
-const Answers = Layer.mergeAll(
-  SiteSpaceLifecycle,
-  spaceFactShows(spaceFacts),
-  SiteTreeReadsLive.pipe(Layer.provide(spaceFactShows(spaceFacts))),
-  RevisionOriginsLive,
-  SsoAnswers
-).pipe(Layer.provideMerge(SearchAnswers))
+const Answers = stackInOrder(partsOf("answers")).pipe(Layer.provideMerge(spaceFactShows(spaceFacts)))
 
-/** Every use case of the domain, each context's over those of the contexts before it, over the storage ports. */
-export const DomainServices = SitesServices.pipe(
-  Layer.provideMerge(CommentsServices),
-  Layer.provideMerge(SearchServices),
-  Layer.provideMerge(ContentServices),
-  Layer.provideMerge(SpacesServices),
-  Layer.provideMerge(OrganizationsServices),
-  Layer.provideMerge(IdentityServices),
-  Layer.provide(Answers),
-  Layer.provide(SecretsLive)
-)
+/**
+ * Every use case of the domain, each context's over those of the contexts before it, over the storage ports and the
+ * outside ports (`OutsidePorts`: fetching, Git, parsing user agents, certificates, sealing secrets).
+ */
+export const DomainServices = stackInOrder(contexts.map((context) => context.services)).pipe(Layer.provide(Answers))
 
-/** Importing content from elsewhere: over `DomainServices` and an outbound `WebFetcher`. */
-export const ImportServices = ImportsServices.pipe(Layer.provide(SecretsLive))
-
-/** Site insights: over `DomainServices` and a `UserAgents` parser (a library's job, outside the domain). */
-export const InsightsDomainServices = InsightsServices.pipe(Layer.provide(SecretsLive))
-
-/** SAML providers and subdomains: over `DomainServices` and a `Certificates` reader (a library's job, outside the domain). */
-export const SsoDomainServices = SsoServices.pipe(Layer.provide(SecretsLive))
-
-/** Translation settings: over `DomainServices`. */
-export const TranslationsDomainServices = TranslationsServices.pipe(Layer.provide(SecretsLive))
-
-/** Integrations: over `DomainServices` and a `SecretBox` that seals their secrets (a library's job, outside the domain). */
-export const IntegrationsDomainServices = IntegrationsServices.pipe(Layer.provide(SecretsLive))
-
-/** OpenAPI specs: over `DomainServices`, an outbound `WebFetcher` and its `FetchGuard`. */
-export const OpenAPIDomainServices = OpenAPIServices.pipe(Layer.provide(SecretsLive))
-
-/** Git Sync: over `DomainServices`, a `GitRepositories` adapter (Git itself, outside the domain) and this `ServerInstance`. */
-// Imports write revisions themselves, so the index that follows content comes with them.
-export const GitSyncDomainServices = GitSyncServices.pipe(Layer.provide(SearchAnswers), Layer.provide(SecretsLive))
-
-/** The reader of published sites: over `DomainServices` and `InsightsDomainServices` (it records what visitors read). */
-export const ReaderDomainServices = ReaderServices
+// The domain needs nothing of the world but its storage and the outside ports.
+DomainServices satisfies Layer.Layer<Layer.Layer.Success<typeof DomainServices>, never, StoragePorts | OutsidePorts>

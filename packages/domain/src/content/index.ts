@@ -1,8 +1,9 @@
 import { Layer } from "effect"
 import { ChangeRequests } from "./ChangeRequestService.js"
 import { Content } from "./ContentService.js"
-import { ContentLifecycle } from "./ForSpaces.js"
 import { RevisionContents } from "./RevisionContents.js"
+import { ChangeRequestCountsFact } from "./ForSpaces.js"
+import { SpaceChangeRequestReadsOneByOne } from "./Reads.js"
 
 export * from "./Caches.js"
 export * from "./ChangeRequest.js"
@@ -27,5 +28,9 @@ export const ContentServices = ChangeRequests.Default.pipe(
   Layer.provideMerge(RevisionContents.Default)
 )
 
-/** The ports of the spaces context that content answers; its change request counters reach spaces through the comments context's. */
-export const ContentAnswers = ContentLifecycle
+/** The content context's part of the domain (the list in ../Contexts.ts). */
+export const ContentContext = {
+  services: ContentServices,
+  spaceFacts: [ChangeRequestCountsFact],
+  readsOneByOne: SpaceChangeRequestReadsOneByOne
+}

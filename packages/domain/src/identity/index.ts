@@ -7,3 +7,6 @@ export * from "./User.js"
 
 /** The identity context's use cases, over its ports (and `Acquaintances`, which organizations answer). */
 export const IdentityServices = Identity.Default
+
+/** The identity context's part of the domain (the list in ../Contexts.ts). */
+export const IdentityContext = { services: IdentityServices }

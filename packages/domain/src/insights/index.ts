@@ -10,3 +10,6 @@ export * from "./Track.js"
 
 /** The insights context's use cases: tracking, aggregate queries, visitor segments. */
 export const InsightsServices = Insights.Default
+
+/** The insights context's part of the domain (the list in ../Contexts.ts). */
+export const InsightsContext = { services: InsightsServices }

@@ -19,3 +19,6 @@ export * from "./TeamViews.js"
 export const OrganizationsServices = Layer.mergeAll(Organizations.Default, Teams.Default, Invites.Default).pipe(
   Layer.provideMerge(Members.Default)
 )
+
+/** The organizations context's part of the domain (the list in ../Contexts.ts). */
+export const OrganizationsContext = { services: OrganizationsServices }

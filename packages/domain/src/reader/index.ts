@@ -5,3 +5,6 @@ import { Reader } from "./ReaderService.js"
 
 /** The reader context's use cases: published sites as their visitors read them. Needs what insights needs. */
 export const ReaderServices = Reader.Default
+
+/** The reader context's part of the domain (the list in ../Contexts.ts). */
+export const ReaderContext = { services: ReaderServices }

@@ -14,3 +14,6 @@ export const SearchServices = Search.Default
 
 /** The content context's `ContentIndexer`, answered by the search index. */
 export const SearchAnswers = SearchIndexer
+
+/** The search context's part of the domain (the list in ../Contexts.ts). */
+export const SearchContext = { services: SearchServices, answers: SearchAnswers }

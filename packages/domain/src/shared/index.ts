@@ -1,3 +1,4 @@
+import { SecretsLive } from "./Secrets.js"
 export * from "./BoundedCache.js"
 export * from "./Errors.js"
 export * from "./HeavyWork.js"
@@ -11,3 +12,6 @@ export * from "./Time.js"
 export * from "./UnitOfWork.js"
 export * from "./WebFetch.js"
 export * from "./Layers.js"
+
+/** The shared kernel's part of the domain (the list in ../Contexts.ts): the secrets every context may keep. */
+export const SharedContext = { services: SecretsLive }

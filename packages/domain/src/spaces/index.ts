@@ -25,3 +25,6 @@ export const SpacesServices = Layer.mergeAll(Collections.Default, Spaces.Default
   Layer.provideMerge(SpaceViews.Default),
   Layer.provideMerge(SpaceAccess.Default)
 )
+
+/** The spaces context's part of the domain (the list in ../Contexts.ts). */
+export const SpacesContext = { services: SpacesServices }

@@ -12,3 +12,6 @@ export const SsoServices = Sso.Default
 
 /** The port of an earlier context that sso answers: whether an organization may enforce SSO. */
 export const SsoAnswers = SsoProvidersAnswer
+
+/** The sso context's part of the domain (the list in ../Contexts.ts). */
+export const SsoContext = { services: SsoServices, answers: SsoAnswers }

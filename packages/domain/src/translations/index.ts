@@ -7,3 +7,6 @@ export * from "./TranslationSettings.js"
 
 /** The translations context's use cases: an organization's translation settings. */
 export const TranslationsServices = Translations.Default
+
+/** The translations context's part of the domain (the list in ../Contexts.ts). */
+export const TranslationsContext = { services: TranslationsServices }

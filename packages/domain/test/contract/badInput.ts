@@ -1,12 +1,12 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
-import { ChangeRequests, CustomFields, type DomainServices, type StoragePorts, Teams } from "../../src/index.js"
-import { adminWithNewSpace } from "./fixtures.js"
+import { ChangeRequests, CustomFields, type StoragePorts, Teams } from "../../src/index.js"
+import { adminWithNewSpace, type Services } from "./fixtures.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
 /** Inputs an attacker sends: user-named keys that are Object.prototype's, text no storage keeps, references that are no ids. */
-export const badInputContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const badInputContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>
   layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("bad input", (it) => {
     it.effect("custom fields named __proto__ and constructor keep their values", () =>
       Effect.gen(function*() {

@@ -16,7 +16,6 @@ import {
   Comments,
   CommentViewFacts,
   CommentViewFactsOneByOne,
-  type DomainServices,
   PageId,
   RevisionId,
   SpaceChangeRequestReads,
@@ -28,7 +27,7 @@ import {
   type StoragePorts,
   type UserId
 } from "../../src/index.js"
-import { adminWithNewSpace, at, countsOf, makeMember, makeUser, sameAsOneByOne, uniqueId } from "./fixtures.js"
+import { adminWithNewSpace, at, countsOf, makeMember, makeUser, sameAsOneByOne, type Services, uniqueId } from "./fixtures.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
@@ -45,7 +44,7 @@ const comment = (fields: Partial<Comment> & Pick<Comment, "spaceId" | "changeReq
 })
 
 /** The comments slice of the storage contract: the repository, then the use cases over it. */
-export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>
   layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("comments", (it) => {
     it.effect("storage: lists by (postedAt, id) with filters, counts replies, reactions and open comments", () =>
       Effect.gen(function*() {

@@ -8,7 +8,6 @@ import {
   CommentReplies,
   Comments,
   type CommentView,
-  DomainServices,
   type Keyset,
   type Page,
   type PageId,
@@ -21,7 +20,7 @@ import {
   type StoragePorts,
   type User
 } from "../../src/index.js"
-import { countsOf, makeMember, makeOrganization, makeUser } from "./fixtures.js"
+import { ContractServices, countsOf, makeMember, makeOrganization, makeUser } from "./fixtures.js"
 
 /**
  * The reference model of one change request's threads: live comments with their replies and
@@ -571,7 +570,7 @@ const modelClock = (model: Model, real: Clock.Clock): Clock.Clock => ({
  */
 export const commentsModelProperty = (name: string, makeLayer: () => Layer.Layer<StoragePorts>, numRuns: number) =>
   it(`${name}: change request comments follow the reference model`, async () => {
-    const runtime = ManagedRuntime.make(DomainServices.pipe(Layer.provideMerge(makeLayer())))
+    const runtime = ManagedRuntime.make(ContractServices.pipe(Layer.provideMerge(makeLayer())))
     try {
       const pickers = {
         person: fc.nat(roles.length - 1),

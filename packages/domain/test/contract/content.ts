@@ -9,7 +9,6 @@ import {
   ChangeRequestRepository,
   Content,
   type ContentPage,
-  type DomainServices,
   nodeOf,
   PageId,
   RevisionContentRepository,
@@ -21,7 +20,7 @@ import {
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
-import { adminOfNewOrganization, adminWithNewSpace, at, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, adminWithNewSpace, at, type Services, uniqueId } from "./fixtures.js"
 
 const byIdOrder = (a: ContentPage, b: ContentPage) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
@@ -46,7 +45,7 @@ const page = (fields: Partial<ContentPage> = {}): ContentPage => ({
 const empty = { pages: [], deletedPages: [], files: [], deletedFiles: [] }
 
 /** The content slice of the storage contract. */
-export const contentContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>
   layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("space content", (it) => {
     it.effect("revision content: each revision is its parent plus a delta; old revisions keep theirs", () =>
       Effect.gen(function*() {

@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import {
   Actor,
   ChangeRequestCountsFact,
+  DomainServices,
   type FactRows,
   GitSyncFact,
   InviteId,
@@ -12,6 +13,7 @@ import {
   OrganizationId,
   OrganizationRepository,
   OpenCommentsFact,
+  OutsideNotGiven,
   PublishedPlaceFact,
   type Role,
   rowsOf,
@@ -25,6 +27,13 @@ import {
   UserId,
   UserRepository
 } from "../../src/index.js"
+
+/** The domain over a storage, with the outside adapters `outside` (fakes) and none of the others (`OutsideNotGiven`). */
+export const servicesWith = <A, E>(outside: Layer.Layer<A, E>) => DomainServices.pipe(Layer.provide(Layer.merge(OutsideNotGiven, outside)))
+
+/** The domain over a storage, with no outside adapter. */
+export const ContractServices = servicesWith(Layer.empty)
+export type Services = typeof ContractServices
 
 let counter = 0
 const run = Math.random().toString(36).slice(2, 8)

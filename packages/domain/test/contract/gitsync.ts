@@ -3,7 +3,6 @@ import { Effect, Layer, Option } from "effect"
 import {
   ChangeRequests,
   Comments,
-  type DomainServices,
   type GitSyncState,
   GitSyncRepository,
   RevisionGitReads,
@@ -19,10 +18,20 @@ import {
   type StoragePorts,
   UnitOfWork
 } from "../../src/index.js"
-import { adminWithNewSpace, at, countsOf, factRowsOf, gitSyncOf, orderedFactRows, publishedOf, uniqueId } from "./fixtures.js"
+import {
+  adminWithNewSpace,
+  at,
+  countsOf,
+  factRowsOf,
+  gitSyncOf,
+  orderedFactRows,
+  publishedOf,
+  type Services,
+  uniqueId
+} from "./fixtures.js"
 
 /** Git Sync's storage (conventions-2.md §8): a state document per space, Git metadata per imported revision. */
-export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>
   layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("gitsync", (it) => {
     it.effect("states: stored whole and replaced; absent fields stay absent; running ones are listed", () =>
       Effect.gen(function*() {

@@ -3,9 +3,7 @@ import { Effect, Either, Layer, Option } from "effect"
 import {
   ChangeRequests,
   Content,
-  type DomainServices,
   FetchFailed,
-  ImportServices,
   Imports,
   pageTree,
   Search,
@@ -13,7 +11,7 @@ import {
   type StoragePorts,
   WebFetcher
 } from "../../src/index.js"
-import { adminWithNewSpace } from "./fixtures.js"
+import { adminWithNewSpace, servicesWith } from "./fixtures.js"
 
 const html = (title: string, body: string) =>
   new TextEncoder().encode(`<html><head><title>${title}</title></head><body><main>${body}</main></body></html>`)
@@ -59,8 +57,8 @@ const newImportSpace = Effect.gen(function*() {
 })
 
 /** Importing through the domain: the same pages, files and counts on every adapter. */
-export const importsContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
-  layer(ImportServices.pipe(Layer.provide(FakeWebFetcher), Layer.provideMerge(services), Layer.provideMerge(storage)), { timeout: 60_000 })(
+export const importsContract = (storage: Layer.Layer<StoragePorts>) =>
+  layer(servicesWith(FakeWebFetcher).pipe(Layer.provideMerge(storage)), { timeout: 60_000 })(
     "imports",
     (it) => {
       it.effect("a website becomes nested pages and files in one revision, searchable at once", () =>

@@ -3,7 +3,6 @@ import { Effect, Either, Layer, Option } from "effect"
 import {
   Acquaintances,
   type Conflict,
-  DomainServices,
   InviteRepository,
   type Keyset,
   MemberRepository,
@@ -21,7 +20,7 @@ import {
   UserRepository
 } from "../../src/index.js"
 import { walk } from "./walk.js"
-import { at, makeMember, makeOrganization, makeTeam, makeUser, newInviteId, uniqueId } from "./fixtures.js"
+import { at, ContractServices, makeMember, makeOrganization, makeTeam, makeUser, newInviteId, uniqueId } from "./fixtures.js"
 import { badInputContract } from "./badInput.js"
 import { serviceContract } from "./services.js"
 import { commentsContract } from "./comments.js"
@@ -461,19 +460,19 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
         }))
     })
 
-    serviceContract(makeLayer(), DomainServices)
-    spacesContract(makeLayer(), DomainServices)
-    contentContract(makeLayer(), DomainServices)
-    searchContract(makeLayer(), DomainServices)
-    importsContract(makeLayer(), DomainServices)
-    badInputContract(makeLayer(), DomainServices)
-    commentsContract(makeLayer(), DomainServices)
-    sitesContract(makeLayer(), DomainServices)
-    integrationsContract(makeLayer(), DomainServices)
-    openapiContract(makeLayer(), DomainServices)
-    ssoContract(makeLayer(), DomainServices)
-    translationsContract(makeLayer(), DomainServices)
-    gitsyncContract(makeLayer(), DomainServices)
+    serviceContract(makeLayer(), ContractServices)
+    spacesContract(makeLayer(), ContractServices)
+    contentContract(makeLayer(), ContractServices)
+    searchContract(makeLayer(), ContractServices)
+    importsContract(makeLayer())
+    badInputContract(makeLayer(), ContractServices)
+    commentsContract(makeLayer(), ContractServices)
+    sitesContract(makeLayer(), ContractServices)
+    integrationsContract(makeLayer())
+    openapiContract(makeLayer())
+    ssoContract(makeLayer())
+    translationsContract(makeLayer(), ContractServices)
+    gitsyncContract(makeLayer(), ContractServices)
   })
 }
 export { walk } from "./walk.js"

@@ -3,20 +3,17 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option } from "effect"
 import {
   BlobStore,
-  type DomainServices,
   InstallationId,
   InstallationRepository,
   type Integration,
   type IntegrationInstallation,
   IntegrationRepository,
   Integrations,
-  IntegrationsServices,
   PreconditionFailed,
   SecretBox,
-  SecretsLive,
   type StoragePorts
 } from "../../src/index.js"
-import { adminOfNewOrganization, at, makeOrganization, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, makeOrganization, servicesWith, uniqueId } from "./fixtures.js"
 import { walk } from "./walk.js"
 
 /** AES-256-GCM under a key of this run, as the server's adapter seals: iv.ciphertext.tag in hex. */
@@ -82,12 +79,9 @@ const names = (items: ReadonlyArray<Integration>) => items.map((i) => i.name)
 const script = "export default () => new Response('hello')"
 
 /** The integrations slice of the storage contract: the repositories, then the use cases over them. */
-export const integrationsContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const integrationsContract = (storage: Layer.Layer<StoragePorts>) =>
   layer(
-    IntegrationsServices.pipe(
-      Layer.provideMerge(services),
-      Layer.provideMerge(Layer.mergeAll(storage, Layer.succeed(SecretBox, testBox), SecretsLive))
-    ),
+    servicesWith(Layer.succeed(SecretBox, testBox)).pipe(Layer.provideMerge(storage)),
     { timeout: 60_000 }
   )("integrations", (it) => {
     it.effect("storage: names are unique ignoring case; updates keep name, owner and creation; shapes keep their key order", () =>

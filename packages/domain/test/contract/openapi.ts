@@ -2,7 +2,6 @@ import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Actor,
-  type DomainServices,
   FetchFailed,
   FetchGuard,
   MAX_PROCESS_ERRORS,
@@ -12,13 +11,12 @@ import {
   type OpenAPISpecVersion,
   OpenAPISpecVersionId,
   OpenAPISpecVersionRepository,
-  OpenAPIDomainServices,
   OpenAPISpecs,
   type OrganizationId,
   type StoragePorts,
   WebFetcher
 } from "../../src/index.js"
-import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, servicesWith, uniqueId } from "./fixtures.js"
 import { walk } from "./walk.js"
 
 const failure = <A, E extends { _tag: string; message: string }>(result: Either.Either<A, E>) =>
@@ -86,9 +84,9 @@ const versionOf = (spec: OpenAPISpec, number: number, fields: Partial<OpenAPISpe
 })
 
 /** The openapi slice of the storage contract: the repositories, the job queue, then the use cases over a fake web. */
-export const openapiContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
   layer(
-    OpenAPIDomainServices.pipe(Layer.provide(FakeWeb), Layer.provideMerge(services), Layer.provideMerge(storage)),
+    servicesWith(FakeWeb).pipe(Layer.provideMerge(storage)),
     { timeout: 60_000 }
   )("openapi", (it) => {
     it.effect("storage: specs by slug per organization, listed by creation; versions newest first, texts exact; a spec goes with its versions", () =>

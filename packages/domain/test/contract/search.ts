@@ -4,7 +4,6 @@ import {
   Actor,
   ChangeRequests,
   Content,
-  type DomainServices,
   type PageRequest,
   type PageResult,
   scoreOf,
@@ -13,7 +12,7 @@ import {
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
-import { adminOfNewOrganization, adminWithNewSpace, makeMember, makeUser } from "./fixtures.js"
+import { adminOfNewOrganization, adminWithNewSpace, makeMember, makeUser, type Services } from "./fixtures.js"
 import { walk } from "./index.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
@@ -43,7 +42,7 @@ const guideSpace = Effect.gen(function*() {
 })
 
 /** The search slice of the storage contract: the same answers from every adapter. */
-export const searchContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>
   layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("search", (it) => {
     it.effect("relevance: all words before some, title before body, with stems and the last word as a prefix", () =>
       Effect.gen(function*() {

@@ -3,7 +3,6 @@ import { Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Acquaintances,
   Actor,
-  type DomainServices,
   Identity,
   Invites,
   MemberRepository,
@@ -16,14 +15,14 @@ import {
   TOKEN_CHECK_MS,
   type User
 } from "../../src/index.js"
-import { makeUser, uniqueId } from "./fixtures.js"
+import { makeUser, type Services, uniqueId } from "./fixtures.js"
 
 const as = (user: User) => Effect.provideService(Actor, user)
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => Either.isLeft(result) ? result.left._tag : "success"
 
 /** The use cases over a storage: what must hold whichever adapter stores the data. */
-export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>
   layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("use cases", (it) => {
     it.effect("creating an organization makes its creator the admin; the last admin stays", () =>
       Effect.gen(function*() {

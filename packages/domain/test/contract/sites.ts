@@ -4,7 +4,6 @@ import {
   Actor,
   ChangeRequests,
   Collections,
-  type DomainServices,
   inOrganization,
   type Organization,
   type OrganizationId,
@@ -50,6 +49,7 @@ import {
   factRowsOf,
   publishedOf,
   sameAsOneByOne,
+  type Services,
   uniqueId
 } from "./fixtures.js"
 
@@ -83,7 +83,7 @@ const invalidField = <A>(result: Either.Either<A, { readonly _tag: string }>) =>
   Either.isLeft(result) && result.left._tag === "InvalidInput" ? (result.left as unknown as { field: string }).field : "not InvalidInput"
 
 /** The sites slice of the storage contract: the repositories, then the use cases over them. */
-export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>
   layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("sites", (it) => {
     /** A new organization's admin, with spaces of the given titles. */
     const withSpaces = (...titles: ReadonlyArray<string>) =>

@@ -3,7 +3,6 @@ import * as fc from "fast-check"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import {
   Actor,
-  DomainServices,
   type PublishedStructure,
   type SectionView,
   SiteId,
@@ -21,7 +20,7 @@ import {
   type StoragePorts,
   structureProblems
 } from "../../src/index.js"
-import { makeMember, makeOrganization, makeUser } from "./fixtures.js"
+import { ContractServices, makeMember, makeOrganization, makeUser } from "./fixtures.js"
 
 /**
  * The reference model of one site's structure: plain ordered lists. The real system must list the
@@ -451,7 +450,7 @@ const agrees = async (model: Model, world: World) => {
 
 export const sitesModelProperty = (name: string, makeLayer: () => Layer.Layer<StoragePorts>, numRuns: number) =>
   it(`${name}: a site's structure follows the reference model`, async () => {
-    const runtime = ManagedRuntime.make(DomainServices.pipe(Layer.provideMerge(makeLayer())))
+    const runtime = ManagedRuntime.make(ContractServices.pipe(Layer.provideMerge(makeLayer())))
     try {
       await fc.assert(
         fc.asyncProperty(fc.commands(commands, { maxCommands: 40, size: "max" }), async (cmds) => {

@@ -8,7 +8,6 @@ import {
   CustomFieldId,
   CustomFieldRepository,
   CustomFields,
-  type DomainServices,
   type Organization,
   type PageRequest,
   RevisionId,
@@ -21,7 +20,7 @@ import {
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
-import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, type Services, uniqueId } from "./fixtures.js"
 
 const first = (request: Partial<PageRequest> = {}): PageRequest => ({ limit: 50, after: Option.none(), ...request })
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
@@ -56,7 +55,7 @@ const space = (organization: Organization, fields: Partial<Space> = {}): Space =
 })
 
 /** The spaces slice of the storage contract, repositories then use cases. */
-export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>
   layer(services.pipe(Layer.provideMerge(storage)), { timeout: 60_000 })("collections and spaces", (it) => {
     it.effect("a space or a collection is read with the reader's membership and its organization's collections, in creation order", () =>
       Effect.gen(function*() {

@@ -4,7 +4,6 @@ import { Effect, Either, Layer, ManagedRuntime, Option } from "effect"
 import {
   Actor,
   type CollectionId,
-  DomainServices,
   type OrganizationId,
   SiblingRepository,
   type SpaceId,
@@ -14,7 +13,7 @@ import {
   type StoragePorts,
   type User
 } from "../../src/index.js"
-import { makeMember, makeOrganization, makeUser } from "./fixtures.js"
+import { ContractServices, makeMember, makeOrganization, makeUser } from "./fixtures.js"
 
 /**
  * The reference model of the tree: for each parent (an organization's top, or a collection), its
@@ -224,7 +223,7 @@ const agrees = async (model: Model, real: Real) => {
  */
 export const spacesModelProperty = (name: string, makeLayer: () => Layer.Layer<StoragePorts>, numRuns: number) =>
   it(`${name}: collection and space listings follow the reference model`, async () => {
-    const runtime = ManagedRuntime.make(DomainServices.pipe(Layer.provideMerge(makeLayer())))
+    const runtime = ManagedRuntime.make(ContractServices.pipe(Layer.provideMerge(makeLayer())))
     try {
       const pickers = { pick: fc.nat(50), parent: fc.option(fc.nat(50), { freq: 3 }) }
       await fc.assert(

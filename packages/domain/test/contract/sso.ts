@@ -4,7 +4,6 @@ import { Effect, Either, Layer, Option } from "effect"
 import {
   Actor,
   Certificates,
-  type DomainServices,
   Organizations,
   type OrganizationId,
   type PageRequest,
@@ -12,11 +11,10 @@ import {
   SamlProviderId,
   SamlProviderRepository,
   Sso,
-  SsoDomainServices,
   type StoragePorts,
   Teams
 } from "../../src/index.js"
-import { adminOfNewOrganization, at, makeMember, makeOrganization, makeTeam, makeUser, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, makeMember, makeOrganization, makeTeam, makeUser, servicesWith, uniqueId } from "./fixtures.js"
 import { walk } from "./walk.js"
 
 // An identity provider's self-signed certificate (EC P-256), made once with `openssl req -x509`.
@@ -61,9 +59,9 @@ const providerOf = (organizationId: OrganizationId, fields: Partial<SamlProvider
 })
 
 /** SAML providers (conventions-2.md §4): their storage, and the use cases over it. */
-export const ssoContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
+export const ssoContract = (storage: Layer.Layer<StoragePorts>) =>
   layer(
-    SsoDomainServices.pipe(Layer.provideMerge(services), Layer.provideMerge(Layer.merge(storage, NodeCertificates))),
+    servicesWith(NodeCertificates).pipe(Layer.provideMerge(storage)),
     { timeout: 60_000 }
   )("sso", (it) => {
     it.effect("providers: stored whole, listed by creation a page at a time, the active ones apart, removed", () =>

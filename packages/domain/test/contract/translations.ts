@@ -2,16 +2,15 @@ import { expect, layer } from "@effect/vitest"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Actor,
-  type DomainServices,
   type OrganizationId,
   type StoragePorts,
   type TranslationSettings,
   TranslationSettingsId,
   TranslationSettingsRepository,
   Translations,
-  TranslationsDomainServices
+  TranslationsServices
 } from "../../src/index.js"
-import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, type Services, uniqueId } from "./fixtures.js"
 import { walk } from "./walk.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
@@ -27,8 +26,8 @@ const settingsOf = (organizationId: OrganizationId, fields: Partial<TranslationS
 })
 
 /** Translation settings (api.md, conventions-2.md §6): their storage, and the use cases over it. */
-export const translationsContract = (storage: Layer.Layer<StoragePorts>, services: typeof DomainServices) =>
-  layer(TranslationsDomainServices.pipe(Layer.provideMerge(services), Layer.provideMerge(storage)), { timeout: 60_000 })(
+export const translationsContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>
+  layer(TranslationsServices.pipe(Layer.provideMerge(services), Layer.provideMerge(storage)), { timeout: 60_000 })(
     "translations",
     (it) => {
       it.effect("settings: stored whole, listed by creation a page at a time, replaced, removed", () =>
