@@ -10,13 +10,11 @@ import { OpenAPIContext } from "./openapi/index.js"
 import { OrganizationsContext } from "./organizations/index.js"
 import { ReaderContext } from "./reader/index.js"
 import { SearchContext } from "./search/index.js"
-import type { OutsidePorts } from "./Outside.js"
 import { stackInOrder } from "./shared/Layers.js"
 import { SharedContext } from "./shared/index.js"
 import { SitesContext } from "./sites/index.js"
 import { spaceFactRowsOneByOne, spaceFactShows, SpacesContext } from "./spaces/index.js"
 import { SsoContext } from "./sso/index.js"
-import type { StoragePorts } from "./Storage.js"
 import { TranslationsContext } from "./translations/index.js"
 
 /**
@@ -76,6 +74,3 @@ const Answers = stackInOrder(partsOf("answers")).pipe(Layer.provideMerge(spaceFa
  * outside ports (`OutsidePorts`: fetching, Git, parsing user agents, certificates, sealing secrets).
  */
 export const DomainServices = stackInOrder(contexts.map((context) => context.services)).pipe(Layer.provide(Answers))
-
-// The domain needs nothing of the world but its storage and the outside ports.
-DomainServices satisfies Layer.Layer<Layer.Layer.Success<typeof DomainServices>, never, StoragePorts | OutsidePorts>
