@@ -19,34 +19,15 @@ import {
 import { DomainServices, type StoragePorts } from "@octavo/domain"
 import { Layer, Option, Redacted } from "effect"
 import { OctavoApi } from "./Api.js"
+import { contextBodyLimits, contextHandlers, contextJobs, contextSpaceFields } from "./Contexts.js"
 import { docsRoute } from "./Docs.js"
-import { CommentsHandlers, openCommentFields } from "./comments/index.js"
-import { changeRequestFields, ContentHandlers } from "./content/index.js"
-import { HealthHandlers } from "./health/index.js"
-import { IdentityHandlers } from "./identity/index.js"
-import { ImportsHandlers } from "./imports/index.js"
-import { OrganizationsHandlers } from "./organizations/index.js"
-import { SearchHandlers } from "./search/index.js"
 import { PublicUrl } from "./shared/Handlers.js"
 import { DEFAULT_RATE_LIMITS, type RateLimitOptions } from "./shared/RateLimit.js"
-import { publishedFields, SitesHandlers } from "./sites/index.js"
-import { InsightsHandlers } from "./insights/index.js"
-import { OpenAPIHandlers } from "./openapi/index.js"
-import { IntegrationsHandlers } from "./integrations/index.js"
-import { SpacesHandlers, SpaceWireFields } from "./spaces/index.js"
-import { SsoHandlers } from "./sso/index.js"
-import { TranslationsHandlers } from "./translations/index.js"
-import { gitSyncFields, GitSyncHandlers, ServerInstanceLive } from "./gitsync/index.js"
+import { SpaceWireFields } from "./spaces/index.js"
+import { ServerInstanceLive } from "./gitsync/index.js"
 import { AppRoutes, ReaderRoutes, SessionKey, sessionKeyOf } from "./reader/index.js"
 import { AuthenticationLive } from "./server/Authentication.js"
-import {
-  bootstrapAdmin,
-  ProcessOpenAPISpecs,
-  PurgeExpiredEvents,
-  PurgeExpiredSpaces,
-  RecoverGitSync,
-  ReindexStaleSpaces
-} from "./server/BackgroundJobs.js"
+import { bootstrapAdmin } from "./server/BackgroundJobs.js"
 import { readJsonBody } from "./server/Body.js"
 import { ErrorBodies } from "./server/ErrorBodies.js"
 import { MAX_BODY_BYTES, MAX_PATH_PARAMETER_LENGTH } from "./server/Limits.js"
@@ -58,28 +39,11 @@ import { securityHeaders } from "./server/SecurityHeaders.js"
 // headers, rate limits, page paths, authentication and the background jobs. Here, their composition.
 export { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./server/Limits.js"
 
-/** The handlers of the whole API: one line per context, as in `OctavoApi`. */
+/** The handlers of the whole API: every context's (Contexts.ts), with what the contexts add to spaces on the wire. */
 const ApiLive = HttpApiBuilder.api(OctavoApi).pipe(
-  Layer.provide([
-    HealthHandlers,
-    IdentityHandlers,
-    OrganizationsHandlers,
-    SpacesHandlers,
-    ContentHandlers,
-    SearchHandlers,
-    ImportsHandlers,
-    CommentsHandlers,
-    SitesHandlers,
-    InsightsHandlers,
-    IntegrationsHandlers,
-    SsoHandlers,
-    TranslationsHandlers,
-    OpenAPIHandlers,
-    GitSyncHandlers
-  ]),
+  Layer.provide(contextHandlers),
   Layer.provide(AuthenticationLive),
-  // What later contexts show on spaces, each from its own folder.
-  Layer.provide(Layer.succeed(SpaceWireFields, [changeRequestFields, openCommentFields, publishedFields, gitSyncFields]))
+  Layer.provide(Layer.succeed(SpaceWireFields, contextSpaceFields))
 )
 
 export interface ServerOptions {
@@ -130,7 +94,9 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
   return HttpApiBuilder.serve((app) =>
     securityHeaders(
       HttpMiddleware.logger(
-        rateLimited(limits)(HttpIncomingMessage.withMaxBodySize(encodePagePaths(readJsonBody(app)), Option.some(MAX_BODY_BYTES)))
+        rateLimited(limits)(
+          HttpIncomingMessage.withMaxBodySize(encodePagePaths(readJsonBody(contextBodyLimits)(app)), Option.some(MAX_BODY_BYTES))
+        )
       )
     )
   ).pipe(
@@ -142,14 +108,7 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
     Layer.provide(ErrorBodies),
     Layer.provide(ApiLive),
     Layer.provide(
-      Layer.mergeAll(
-        bootstrapAdmin(options.adminToken),
-        PurgeExpiredSpaces,
-        PurgeExpiredEvents,
-        ReindexStaleSpaces,
-        ProcessOpenAPISpecs,
-        RecoverGitSync
-      )
+      Layer.merge(bootstrapAdmin(options.adminToken), contextJobs)
     ),
     Layer.provide(domain),
     Layer.provide(Layer.succeed(PublicUrl, options.publicUrl.replace(/\/+$/, ""))),

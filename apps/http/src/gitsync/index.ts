@@ -4,6 +4,8 @@ import { Layer } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { GitSyncApi } from "./GitSyncApi.js"
 import { GitSyncLive } from "./GitSyncHandlers.js"
+import { gitSyncFields } from "./Present.js"
+import { RecoverGitSync } from "./Jobs.js"
 
 /** Git Sync over HTTP. */
 export const GitSyncGroups = OctavoBase.add(GitSyncApi)
@@ -11,4 +13,11 @@ export const GitSyncHandlers = GitSyncLive
 
 /** This server's name among those sharing the storage: the host, and the port when main knows it. */
 export const ServerInstanceLive = (name: string | undefined) => Layer.succeed(ServerInstance, name ?? hostname())
-export { gitSyncFields } from "./Present.js"
+
+/** The gitsync context's part of the HTTP API (the list in ../Contexts.ts). */
+export const GitSyncHttp = {
+  groups: GitSyncGroups,
+  handlers: GitSyncHandlers,
+  spaceFields: [gitSyncFields],
+  jobs: [RecoverGitSync]
+}

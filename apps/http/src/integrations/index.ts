@@ -1,4 +1,4 @@
-import { OctavoBase } from "../shared/Contract.js"
+import { type BodyLimit, OctavoBase } from "../shared/Contract.js"
 import { IntegrationsApi } from "./IntegrationsApi.js"
 import { IntegrationsLive } from "./IntegrationsHandlers.js"
 
@@ -10,6 +10,13 @@ export const IntegrationsHandlers = IntegrationsLive
 export const PUBLISH_MAX_BODY_BYTES = 16 * 1024 * 1024
 
 /** The routes whose bodies may be larger than the server's default, with their limits. */
-export const largeBodyRoutes: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly maxBytes: number }> = [
+export const largeBodyRoutes: ReadonlyArray<BodyLimit> = [
   { method: "POST", path: /^\/v1\/integrations\/[^/?]+$/, maxBytes: PUBLISH_MAX_BODY_BYTES }
 ]
+
+/** The integrations context's part of the HTTP API (the list in ../Contexts.ts). */
+export const IntegrationsHttp = {
+  groups: IntegrationsGroups,
+  handlers: IntegrationsHandlers,
+  bodyLimits: largeBodyRoutes
+}

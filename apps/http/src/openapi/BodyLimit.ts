@@ -1,4 +1,5 @@
 import { MAX_SPEC_BYTES } from "@octavo/domain"
+import type { BodyLimit } from "../shared/Contract.js"
 
 /**
  * The body limit of the requests that carry a spec's text (10 MiB of UTF-8) in a JSON string. Escaping
@@ -8,7 +9,7 @@ import { MAX_SPEC_BYTES } from "@octavo/domain"
 export const MAX_SPEC_BODY_BYTES = 2 * MAX_SPEC_BYTES + 64 * 1024
 
 /** The spec routes that take a source, with their body limit (the server's own is smaller). */
-export const specBodyRoutes: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly maxBytes: number }> = [
+export const specBodyRoutes: ReadonlyArray<BodyLimit> = [
   { method: "POST", path: /^\/v1\/orgs\/[^/?]+\/openapi$/, maxBytes: MAX_SPEC_BODY_BYTES },
   { method: "PUT", path: /^\/v1\/orgs\/[^/?]+\/openapi\/[^/?]+$/, maxBytes: MAX_SPEC_BODY_BYTES }
 ]

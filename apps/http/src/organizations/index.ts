@@ -12,3 +12,9 @@ import { TeamsLive } from "./TeamsHandlers.js"
 /** Organizations over HTTP: organizations, their members, teams and invites. */
 export const OrganizationsGroups = OctavoBase.add(OrganizationsApi).add(MembersApi).add(TeamsApi).add(InvitesApi)
 export const OrganizationsHandlers = Layer.mergeAll(OrganizationsLive, MembersLive, TeamsLive, InvitesLive)
+
+/** The organizations context's part of the HTTP API (the list in ../Contexts.ts). */
+export const OrganizationsHttp = {
+  groups: OrganizationsGroups,
+  handlers: OrganizationsHandlers
+}

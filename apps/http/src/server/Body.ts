@@ -5,8 +5,7 @@ import * as HttpMethod from "@effect/platform/HttpMethod"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Option } from "effect"
-import { largeBodyRoutes } from "../integrations/index.js"
-import { specBodyRoutes } from "../openapi/index.js"
+import type { BodyLimit } from "../shared/Contract.js"
 import { respond } from "./ErrorBodies.js"
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./Limits.js"
 
@@ -14,10 +13,9 @@ import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./Limits.js"
 const DRAIN_FACTOR = 4
 
 /** The body limit of a request: MAX_BODY_BYTES, or more on the few routes that take more (integrations' publish, OpenAPI specs). */
-const bodyLimitOf = (request: HttpServerRequest.HttpServerRequest): number => {
+const bodyLimitOf = (routes: ReadonlyArray<BodyLimit>, request: HttpServerRequest.HttpServerRequest): number => {
   const path = request.url.split("?")[0] ?? ""
-  return [...largeBodyRoutes, ...specBodyRoutes].find((route) => route.method === request.method && route.path.test(path))?.maxBytes ??
-    MAX_BODY_BYTES
+  return routes.find((route) => route.method === request.method && route.path.test(path))?.maxBytes ?? MAX_BODY_BYTES
 }
 
 const unsupportedType = () => respond(415, "send the body as application/json")
@@ -101,7 +99,7 @@ const withBodyText = (request: HttpServerRequest.HttpServerRequest, text: string
  * reading a chunked one, and JSON nested deeper than MAX_JSON_DEPTH a 400, before the API decodes it. Requests
  * without a body need no content type.
  */
-export const readJsonBody = (app: HttpApp.Default): HttpApp.Default =>
+export const readJsonBody = (routes: ReadonlyArray<BodyLimit>) => (app: HttpApp.Default): HttpApp.Default =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     if (!HttpMethod.hasBody(request.method)) return app
     const contentType = request.headers["content-type"]
@@ -112,7 +110,7 @@ export const readJsonBody = (app: HttpApp.Default): HttpApp.Default =>
     // No length and no chunks: nothing to read.
     if (request.headers["transfer-encoding"] === undefined && !(declared > 0)) return app
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-    const limit = bodyLimitOf(request)
+    const limit = bodyLimitOf(routes, request)
     if (declared > limit) {
       drain(incoming, limit)
       return tooLarge(limit)

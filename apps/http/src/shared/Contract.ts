@@ -6,6 +6,13 @@ import { Schema } from "effect"
  * its HttpApiDecodeError on every endpoint; ours answer input that does not decode with Error400
  * (the server's ErrorBodies), which each endpoint that decodes input declares.
  */
+/** A route whose bodies may be larger than the server's default (2 MiB), with its limit. */
+export interface BodyLimit {
+  readonly method: string
+  readonly path: RegExp
+  readonly maxBytes: number
+}
+
 export const OctavoBase: HttpApi.HttpApi<"octavo"> = Object.assign(HttpApi.make("octavo"), {
   errorSchema: Schema.Never
 }) as unknown as HttpApi.HttpApi<"octavo">

@@ -3,7 +3,7 @@ import { Layer } from "effect"
 // Compositions over a list of layers (one per context, say), keeping what each provides, fails with and needs.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyLayer = Layer.Layer<any, any, any>
+type AnyLayer = Layer.Layer<never, any, any>
 /** What any of the layers provides. */
 export type OutOf<L> = L extends Layer.Layer<infer A, infer _E, infer _R> ? A : never
 /** How any of the layers may fail. */
