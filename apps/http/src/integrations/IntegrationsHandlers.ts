@@ -1,7 +1,13 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { installationListKey, integrationListKey, Integrations } from "@octavo/domain"
+import {
+  installationListKey,
+  IntegrationInstallations,
+  integrationListKey,
+  IntegrationPublishing,
+  Integrations
+} from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
@@ -28,6 +34,8 @@ export const IntegrationsLive = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const integrations = yield* Integrations
+      const publishing = yield* IntegrationPublishing
+      const installations = yield* IntegrationInstallations
       const base = yield* PublicUrl
       const present = presentIntegration(base)
       const presentOne = presentInstallation(base)
@@ -38,25 +46,25 @@ export const IntegrationsLive = HttpApiBuilder.group(
         .handle("get", ({ path }) =>
           domain(integrations.get(path.integrationName)).pipe(Effect.map(present)))
         .handle("publish", ({ path, payload }) =>
-          domain(integrations.publish(path.integrationName, payload)).pipe(
+          domain(publishing.publish(path.integrationName, payload)).pipe(
             Effect.flatMap(({ created, view }) => created ? createdNow(present(view)) : Effect.succeed(present(view)))
           ))
-        .handle("unpublish", ({ path }) => domain(integrations.unpublish(path.integrationName)))
+        .handle("unpublish", ({ path }) => domain(publishing.unpublish(path.integrationName)))
         .handle("listInstallations", ({ path, urlParams: { externalId, ...page } }) =>
           listOf(
             installationListKey(path.integrationName, externalId),
             page,
-            (request) => integrations.listInstallations(path.integrationName, { externalId }, request),
+            (request) => installations.listInstallations(path.integrationName, { externalId }, request),
             presentOne
           ))
         .handle("install", ({ path, payload }) =>
-          domain(integrations.install(path.integrationName, payload)).pipe(Effect.flatMap(createdAs(presentOne))))
+          domain(installations.install(path.integrationName, payload)).pipe(Effect.flatMap(createdAs(presentOne))))
         .handle("getInstallation", ({ path }) =>
-          domain(integrations.getInstallation(path.integrationName, path.installationId)).pipe(Effect.map(presentOne)))
+          domain(installations.getInstallation(path.integrationName, path.installationId)).pipe(Effect.map(presentOne)))
         .handle("updateInstallation", ({ path, payload }) =>
-          domain(integrations.updateInstallation(path.integrationName, path.installationId, payload)).pipe(Effect.map(presentOne)))
+          domain(installations.updateInstallation(path.integrationName, path.installationId, payload)).pipe(Effect.map(presentOne)))
         .handle("uninstall", ({ path }) =>
-          domain(integrations.uninstall(path.integrationName, path.installationId)))
+          domain(installations.uninstall(path.integrationName, path.installationId)))
         .handle("asset", ({ path }) =>
           domain(integrations.asset(path.integrationName, path.assetKey)).pipe(
             Effect.map(({ bytes, contentType }) =>

@@ -7,6 +7,8 @@ import {
   InstallationRepository,
   type Integration,
   type IntegrationInstallation,
+  IntegrationInstallations,
+  IntegrationPublishing,
   IntegrationRepository,
   Integrations,
   PreconditionFailed,
@@ -254,7 +256,7 @@ export const integrationsContract = (storage: Layer.Layer<StoragePorts>) =>
 
     it.effect("use cases: publish versions, seal secrets (never stored as given), keep or clear them; scripts are blobs per version", () =>
       Effect.gen(function*() {
-        const service = yield* Integrations
+        const service = yield* IntegrationPublishing
         const repo = yield* IntegrationRepository
         const blobs = yield* BlobStore
         const { organization, run } = yield* adminOfNewOrganization
@@ -291,12 +293,14 @@ export const integrationsContract = (storage: Layer.Layer<StoragePorts>) =>
     it.effect("use cases: a failed publish or install changes nothing; visibility decides who sees and installs", () =>
       Effect.gen(function*() {
         const service = yield* Integrations
+        const publishing = yield* IntegrationPublishing
+        const installations = yield* IntegrationInstallations
         const repo = yield* IntegrationRepository
         const { organization, run } = yield* adminOfNewOrganization
         const stranger = yield* adminOfNewOrganization
         const name = uniqueId("vis")
         const publish = (fields: object) =>
-          service.publish(name, {
+          publishing.publish(name, {
             organization: organization.id,
             title: "Visible",
             description: "",
@@ -311,9 +315,9 @@ export const integrationsContract = (storage: Layer.Layer<StoragePorts>) =>
         // Private: another organization's admin neither sees nor installs it.
         const hidden = yield* Effect.flip(stranger.run(service.get(name)))
         expect(hidden._tag).toBe("NotFound")
-        const notThere = yield* Effect.flip(stranger.run(service.install(name, { organization: stranger.organization.id })))
+        const notThere = yield* Effect.flip(stranger.run(installations.install(name, { organization: stranger.organization.id })))
         expect(notThere._tag).toBe("NotFound")
-        const taken = yield* Effect.flip(stranger.run(service.publish(name, {
+        const taken = yield* Effect.flip(stranger.run(publishing.publish(name, {
           organization: stranger.organization.id,
           title: "Mine",
           description: "",
@@ -325,24 +329,24 @@ export const integrationsContract = (storage: Layer.Layer<StoragePorts>) =>
         yield* run(
           publish({ visibility: "public", configurations: { account: { properties: { token: { type: "string" } }, required: ["token"] } } })
         )
-        const installed = yield* stranger.run(service.install(name, { organization: stranger.organization.id }))
+        const installed = yield* stranger.run(installations.install(name, { organization: stranger.organization.id }))
         expect(installed.status).toBe("pending")
-        const twice = yield* Effect.flip(stranger.run(service.install(name, { organization: stranger.organization.id })))
+        const twice = yield* Effect.flip(stranger.run(installations.install(name, { organization: stranger.organization.id })))
         expect(twice._tag).toBe("Conflict")
         const configured = yield* stranger.run(
-          service.updateInstallation(name, installed.installation.id, { configuration: { token: "abc" } })
+          installations.updateInstallation(name, installed.installation.id, { configuration: { token: "abc" } })
         )
         expect(configured.status).toBe("active")
         const wrongType = yield* Effect.flip(stranger.run(
-          service.updateInstallation(name, installed.installation.id, { configuration: { token: 5 } })
+          installations.updateInstallation(name, installed.installation.id, { configuration: { token: 5 } })
         ))
         expect(wrongType.message).toBe("configuration.token: must be a string")
         // The owner's admins see every installation; the stranger its own.
-        const all = yield* run(service.listInstallations(name, {}, first()))
+        const all = yield* run(installations.listInstallations(name, {}, first()))
         expect(all.items.map((v) => v.installation.organizationId)).toEqual([stranger.organization.id])
-        const own = yield* stranger.run(service.listInstallations(name, {}, first()))
+        const own = yield* stranger.run(installations.listInstallations(name, {}, first()))
         expect(own.count).toBe(1)
-        yield* run(service.unpublish(name))
+        yield* run(publishing.unpublish(name))
         expect(yield* (yield* InstallationRepository).findById(installed.installation.id)).toEqual(Option.none())
       }))
   })
