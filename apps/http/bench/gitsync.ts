@@ -17,6 +17,7 @@ import {
   DomainServices,
   OutsideNotGiven,
   GitSync,
+  GitSyncQueue,
   Identity,
   Organizations,
   Spaces,
@@ -104,19 +105,20 @@ const runOn = (name: string, choice: StorageChoice, server: GitServer) =>
     const { organization } = yield* as(Context.get(services, Organizations).create({ title: "Git Sync bench" }))
     const { space } = yield* as(Context.get(services, Spaces).create(organization.id, { title: "Synced" }))
     const gitSync = Context.get(services, GitSync)
+    const queue = Context.get(services, GitSyncQueue)
     const remote = { url: server.url("bench"), ref: "refs/heads/main" }
     const baseline = process.memoryUsage().rss / 1024 / 1024
 
     const imported = yield* measured(Effect.gen(function*() {
       yield* as(gitSync.importRepository(space.id, remote))
-      yield* gitSync.settled(space.id)
+      yield* queue.settled(space.id)
       return yield* as(gitSync.info(space.id))
     }))
     if (imported.result.operation?.state !== "success") throw new Error(`import failed: ${imported.result.operation?.error}`)
     const content = yield* as(Context.get(services, Content).current(space.id))
     const exported = yield* measured(Effect.gen(function*() {
       yield* as(gitSync.exportRepository(space.id, { ...remote, ref: "refs/heads/exported", commitMessage: "Benchmark export" }))
-      yield* gitSync.settled(space.id)
+      yield* queue.settled(space.id)
       return yield* as(gitSync.info(space.id))
     }))
     if (exported.result.operation?.state !== "success") throw new Error(`export failed: ${exported.result.operation?.error}`)

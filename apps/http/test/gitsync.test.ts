@@ -5,7 +5,7 @@ import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/ad
 import {
   DomainServices,
   OutsideNotGiven,
-  GitSync,
+  GitSyncOperations,
   GitSyncRepository,
   type SpaceId,
   type StoragePorts
@@ -409,7 +409,7 @@ it.effect("a restarted server fails only the operations it was running, and thos
     yield* running("mine", "host-a:8080", minutes(25))
     yield* running("theirs", "host-b:8080", minutes(25))
     yield* running("abandoned", "host-c:8080", minutes(0))
-    yield* (yield* GitSync).recover
+    yield* (yield* GitSyncOperations).recover
     const operationOf = (spaceId: string) => Effect.map(repository.find(spaceId as SpaceId), (state) => Option.getOrThrow(state).operation)
     expect(yield* operationOf("mine")).toMatchObject({
       state: "failure",

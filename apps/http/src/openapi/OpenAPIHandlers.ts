@@ -1,7 +1,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { OpenAPISpecs, specListKey, specVersionListKey } from "@octavo/domain"
+import { OpenAPISpecs, OpenAPISpecVersions, specListKey, specVersionListKey } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
@@ -24,6 +24,7 @@ export const OpenAPILive = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const specs = yield* OpenAPISpecs
+      const versions = yield* OpenAPISpecVersions
       const { presentSpec, presentVersion } = openapiPresenters(yield* PublicUrl)
       return handlers
         .handle("list", ({ path, urlParams }) =>
@@ -44,14 +45,14 @@ export const OpenAPILive = HttpApiBuilder.group(
           listOf(
             specVersionListKey(path.organizationId, path.specSlug),
             urlParams,
-            (page) => specs.listVersions(path.organizationId, path.specSlug, page),
+            (page) => versions.listVersions(path.organizationId, path.specSlug, page),
             presentVersion
           ))
         .handle("latestVersion", ({ path }) =>
-          domain(specs.latestVersion(path.organizationId, path.specSlug)).pipe(Effect.map(presentVersion)))
+          domain(versions.latestVersion(path.organizationId, path.specSlug)).pipe(Effect.map(presentVersion)))
         .handle("latestContent", ({ path }) =>
-          domain(specs.latestContent(path.organizationId, path.specSlug)))
+          domain(versions.latestContent(path.organizationId, path.specSlug)))
         .handle("version", ({ path }) =>
-          domain(specs.version(path.organizationId, path.specSlug, path.versionId)).pipe(Effect.map(presentVersion)))
+          domain(versions.version(path.organizationId, path.specSlug, path.versionId)).pipe(Effect.map(presentVersion)))
     })
 )

@@ -12,6 +12,8 @@ import {
   OpenAPISpecVersionId,
   OpenAPISpecVersionRepository,
   OpenAPISpecs,
+  OpenAPISpecVersions,
+  OpenAPISpecWorker,
   type OrganizationId,
   type StoragePorts,
   WebFetcher
@@ -143,7 +145,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
       Effect.gen(function*() {
         const specs = yield* OpenAPISpecRepository
         // No job of another test waits.
-        yield* (yield* OpenAPISpecs).processPending
+        yield* (yield* OpenAPISpecWorker).processPending
         const acme = yield* makeOrganization()
         const jobs = [at(3), at(1), at(2)].map((submittedAt) => specOf(acme.id, { processingState: "pending", submittedAt }))
         for (const job of jobs) yield* specs.insert(job)
@@ -174,6 +176,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
     it.effect("input: slug, source and visibility at their limits; nothing is stored for a refused request", () =>
       Effect.gen(function*() {
         const service = yield* OpenAPISpecs
+        const worker = yield* OpenAPISpecWorker
         const { organization, run } = yield* adminOfNewOrganization
         const create = (input: unknown) => run(service.create(organization.id, input as never)).pipe(Effect.either, Effect.map(failure))
         const text = json("Pets")
@@ -213,12 +216,14 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
         const listed = yield* run(service.list(organization.id, first()))
         // Both made at the same (test) instant: listed by id then.
         expect(listed.items.map((view) => view.spec.slug).sort()).toEqual(["a".repeat(100), "long-url"])
-        yield* service.processPending
+        yield* worker.processPending
       }))
 
     it.effect("processing: JSON and YAML, versions, the fields required, internal references resolved, errors counted and capped", () =>
       Effect.gen(function*() {
         const service = yield* OpenAPISpecs
+        const specVersions = yield* OpenAPISpecVersions
+        const worker = yield* OpenAPISpecWorker
         const { organization, run } = yield* adminOfNewOrganization
         const put = (slug: string, text: string) =>
           run(service.put(organization.id, slug, { source: { text } })).pipe(Effect.either, Effect.map(failure))
@@ -236,7 +241,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
           ""
         ].join("\n")
         expect(yield* put("yaml", yaml)).toBe("success")
-        expect(yield* run(service.latestContent(organization.id, "yaml"))).toEqual({ text: yaml, format: "yaml" })
+        expect(yield* run(specVersions.latestContent(organization.id, "yaml"))).toEqual({ text: yaml, format: "yaml" })
         expect(yield* put("swagger", JSON.stringify({ swagger: "2.0", info: { title: "T", version: "1" }, paths: {} }))).toBe("success")
         // 3.1 may have webhooks or components instead of paths; 3.0 may not.
         const noPaths = (openapi: string) => JSON.stringify({ openapi, info: { title: "T", version: "1" }, components: {} })
@@ -262,7 +267,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
         // The worker records the same checks as errors: the first MAX_PROCESS_ERRORS, and their count.
         served.set("https://api.example/refs.json", { text: json("T", { components: { schemas: { list: { anyOf: refs } } } }) })
         yield* run(service.create(organization.id, { slug: "refs-by-url", source: { url: "https://api.example/refs.json" } }))
-        yield* service.processPending
+        yield* worker.processPending
         const failed = (yield* run(service.get(organization.id, "refs-by-url"))).spec
         expect(failed).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", lastProcessedErrorCount: 25 })
         expect(failed.lastProcessedErrors).toHaveLength(MAX_PROCESS_ERRORS)
@@ -276,34 +281,36 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
     it.effect("URL sources: pending, then the worker makes a version only when the content changes; failures keep the last version", () =>
       Effect.gen(function*() {
         const service = yield* OpenAPISpecs
+        const specVersions = yield* OpenAPISpecVersions
+        const worker = yield* OpenAPISpecWorker
         const { organization, run } = yield* adminOfNewOrganization
         const url = `https://api.example/${uniqueId("pets")}.json`
         served.set(url, { text: json("Pets") })
         const created = yield* run(service.create(organization.id, { slug: "pets", source: { url } }))
         expect(created.spec).toMatchObject({ processingState: "pending", sourceURL: url, lastProcessedErrorCount: 0 })
         expect(created.spec.lastVersion).toBeUndefined()
-        expect(failure(yield* Effect.either(run(service.latestVersion(organization.id, "pets"))))).toBe(
+        expect(failure(yield* Effect.either(run(specVersions.latestVersion(organization.id, "pets"))))).toBe(
           "NotFound: version of the OpenAPI spec pets was not found"
         )
-        expect(yield* service.processPending).toBe(1)
+        expect(yield* worker.processPending).toBe(1)
         const done = (yield* run(service.get(organization.id, "pets"))).spec
         expect(done).toMatchObject({ processingState: "complete", sourceURL: url })
         expect(done.lastProcessErrorCode).toBeUndefined()
-        const v1 = (yield* run(service.latestVersion(organization.id, "pets"))).version
+        const v1 = (yield* run(specVersions.latestVersion(organization.id, "pets"))).version
         expect(v1).toMatchObject({ id: done.lastVersion, number: 1, format: "json", sourceURL: url })
 
         // The same URL again fetches again; the same content makes no version.
         yield* run(service.put(organization.id, "pets", { source: { url } }))
-        expect(yield* service.processPending).toBe(1)
+        expect(yield* worker.processPending).toBe(1)
         expect(fetches.get(url)).toBe(2)
-        expect((yield* run(service.listVersions(organization.id, "pets", first()))).count).toBe(1)
+        expect((yield* run(specVersions.listVersions(organization.id, "pets", first()))).count).toBe(1)
 
         served.set(url, { text: json("Pets v2") })
         yield* run(service.put(organization.id, "pets", { source: { url } }))
-        yield* service.processPending
-        const versions = yield* run(service.listVersions(organization.id, "pets", first()))
+        yield* worker.processPending
+        const versions = yield* run(specVersions.listVersions(organization.id, "pets", first()))
         expect(versions.items.map((view) => view.version.number)).toEqual([2, 1])
-        expect(yield* run(service.latestContent(organization.id, "pets"))).toEqual({ text: json("Pets v2"), format: "json" })
+        expect(yield* run(specVersions.latestContent(organization.id, "pets"))).toEqual({ text: json("Pets v2"), format: "json" })
         const v2 = versions.items[0]!.version
 
         const outcomes: Array<[Served, string, string]> = [
@@ -316,7 +323,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
         for (const [answer, code, message] of outcomes) {
           served.set(url, answer)
           yield* run(service.put(organization.id, "pets", { source: { url } }))
-          yield* service.processPending
+          yield* worker.processPending
           const spec = (yield* run(service.get(organization.id, "pets"))).spec
           expect(spec).toMatchObject({
             processingState: "complete",
@@ -329,12 +336,12 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
         // A good content again clears the error.
         served.set(url, { text: json("Pets v2") })
         yield* run(service.put(organization.id, "pets", { source: { url } }))
-        yield* service.processPending
+        yield* worker.processPending
         const healed = (yield* run(service.get(organization.id, "pets"))).spec
         expect(healed).toMatchObject({ lastVersion: v2.id, lastProcessedErrors: [], lastProcessedErrorCount: 0 })
         expect(healed.lastProcessErrorCode).toBeUndefined()
-        expect(yield* run(service.version(organization.id, "pets", v1.id))).toMatchObject({ version: { id: v1.id, number: 1 } })
-        expect(failure(yield* Effect.either(run(service.version(organization.id, "pets", "nope"))))).toBe(
+        expect(yield* run(specVersions.version(organization.id, "pets", v1.id))).toMatchObject({ version: { id: v1.id, number: 1 } })
+        expect(failure(yield* Effect.either(run(specVersions.version(organization.id, "pets", "nope"))))).toBe(
           "NotFound: OpenAPI spec version nope was not found"
         )
 
@@ -344,8 +351,8 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
         expect(texted.created).toBe(false)
         expect(texted.view.spec).toMatchObject({ processingState: "complete" })
         expect(texted.view.spec.sourceURL).toBeUndefined()
-        expect(yield* service.processPending).toBe(0)
-        expect((yield* run(service.latestVersion(organization.id, "pets"))).version.number).toBe(3)
+        expect(yield* worker.processPending).toBe(0)
+        expect((yield* run(specVersions.latestVersion(organization.id, "pets"))).version.number).toBe(3)
         yield* run(service.remove(organization.id, "pets"))
         expect(failure(yield* Effect.either(run(service.get(organization.id, "pets"))))).toBe("NotFound: OpenAPI spec pets was not found")
       }))
@@ -353,6 +360,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
     it.effect("PUT creates under an unknown slug, then updates; two first PUTs at once make one spec", () =>
       Effect.gen(function*() {
         const service = yield* OpenAPISpecs
+        const specVersions = yield* OpenAPISpecVersions
         const { organization, run } = yield* adminOfNewOrganization
         const made = yield* run(service.put(organization.id, "new", { source: { text: json("New") } }))
         expect([made.created, made.view.spec.processingState]).toEqual([true, "complete"])
@@ -365,12 +373,13 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
           concurrency: "unbounded"
         })
         expect(both.map((answer) => answer.created).sort()).toEqual([false, true])
-        expect((yield* run(service.listVersions(organization.id, "raced", first()))).count).toBe(2)
+        expect((yield* run(specVersions.listVersions(organization.id, "raced", first()))).count).toBe(2)
       }))
 
     it.effect("access: read with the read role, write with create; non-members are told nothing exists", () =>
       Effect.gen(function*() {
         const service = yield* OpenAPISpecs
+        const specVersions = yield* OpenAPISpecVersions
         const { organization, run } = yield* adminOfNewOrganization
         yield* run(service.create(organization.id, { slug: "pets", source: { text: json("Pets") } }))
         const as = (role: "read" | "edit" | "create" | null | "none") =>
@@ -383,7 +392,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
         const tried = <A, E extends { _tag: string; message: string }>(effect: Effect.Effect<A, E>) =>
           Effect.map(Effect.either(effect), failure)
         expect((yield* reader(service.get(organization.id, "pets"))).permissions).toEqual({ view: true, edit: false })
-        expect((yield* reader(service.listVersions(organization.id, "pets", first()))).count).toBe(1)
+        expect((yield* reader(specVersions.listVersions(organization.id, "pets", first()))).count).toBe(1)
         expect(yield* tried(reader(service.put(organization.id, "pets", { source: { text: json("X") } })))).toBe(
           "Forbidden: You may not create or update OpenAPI specs: it requires the create role"
         )
@@ -393,7 +402,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
         expect(yield* tried(editor(service.remove(organization.id, "pets")))).toBe(
           "Forbidden: You may not delete OpenAPI specs: it requires the create role"
         )
-        expect(yield* tried(guest(service.latestContent(organization.id, "pets")))).toBe(
+        expect(yield* tried(guest(specVersions.latestContent(organization.id, "pets")))).toBe(
           "Forbidden: You may not read OpenAPI specs: it requires the read role"
         )
         expect(yield* tried(stranger(service.get(organization.id, "pets")))).toBe(`NotFound: organization ${organization.id} was not found`)
@@ -414,6 +423,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
     it.effect("worker: each job processed exactly once with several workers at once; a job left by a dead worker is taken after its lease", () =>
       Effect.gen(function*() {
         const service = yield* OpenAPISpecs
+        const worker = yield* OpenAPISpecWorker
         const specs = yield* OpenAPISpecRepository
         const { organization, run } = yield* adminOfNewOrganization
         const urls = Array.from({ length: 30 }, (_, i) => `https://api.example/${uniqueId("burst")}/${i}.json`)
@@ -421,7 +431,7 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
           served.set(url, { text: json(`Burst ${i}`) })
           yield* run(service.create(organization.id, { slug: `burst-${i}`, source: { url } }))
         }
-        const taken = yield* Effect.all(Array.from({ length: 5 }, () => service.processPending), { concurrency: "unbounded" })
+        const taken = yield* Effect.all(Array.from({ length: 5 }, () => worker.processPending), { concurrency: "unbounded" })
         expect(taken.reduce((a, b) => a + b, 0)).toBe(30)
         expect(urls.map((url) => fetches.get(url))).toEqual(urls.map(() => 1))
         const listed = yield* run(service.list(organization.id, first()))
@@ -434,9 +444,9 @@ export const openapiContract = (storage: Layer.Layer<StoragePorts>) =>
         const now = new Date(yield* TestClock.currentTimeMillis)
         const dead = Option.getOrThrow(yield* specs.claimJob("dead-worker", now, new Date(now.getTime() + 60_000)))
         expect(dead.slug).toBe("dead")
-        expect(yield* service.processNext).toBe(false)
+        expect(yield* worker.processNext).toBe(false)
         yield* TestClock.adjust(Duration.seconds(61))
-        expect(yield* service.processNext).toBe(true)
+        expect(yield* worker.processNext).toBe(true)
         expect((yield* run(service.get(organization.id, "dead"))).spec).toMatchObject({ processingState: "complete" })
         expect(fetches.get(url)).toBe(1)
         // The dead worker's late outcome finds its claim gone.

@@ -1,0 +1,103 @@
+import { Effect, Option } from "effect"
+import { Content } from "../content/ContentService.js"
+import type { ContentDelta, RevisionContent } from "../content/Page.js"
+import { RevisionContents } from "../content/RevisionContents.js"
+import { makeRevisions } from "../content/Revisions.js"
+import { Conflict } from "../shared/Errors.js"
+import type { FileId, PageId } from "../shared/Ids.js"
+import { Secrets } from "../shared/Secrets.js"
+import { now } from "../shared/Time.js"
+import { UnitOfWork } from "../shared/UnitOfWork.js"
+import { SpaceAccess } from "../spaces/SpaceAccess.js"
+import { importFiles, isRead, sameContent } from "./Format.js"
+import { GIT_LIMITS } from "./GitSync.js"
+import { type Job, makeGitSyncWork, type Outcome, readProject } from "./GitSyncWork.js"
+import { GitFailed, GitRepositories, GitSyncRepository } from "./Ports.js"
+
+/**
+ * Runs one import (conventions-2.md §8 "Import"): fetches the branch, reads the project within GIT_LIMITS and
+ * records its files as one revision of the space (made current unless standalone). A commit already imported or
+ * exported, or a content the space already has, changes nothing unless forced.
+ */
+export const makeImport = Effect.gen(function*() {
+  const guard = yield* SpaceAccess
+  const states = yield* GitSyncRepository
+  const git = yield* GitRepositories
+  const uow = yield* UnitOfWork
+  const contents = yield* RevisionContents
+  const content = yield* Content
+  const written = yield* makeRevisions
+  const secrets = yield* Secrets
+  const { stateOf } = yield* makeGitSyncWork
+
+  return (job: Job) =>
+    Effect.scoped(Effect.gen(function*() {
+      const session = yield* git.open(job.remote)
+      const found = yield* session.fetch({ maxBytes: GIT_LIMITS.fetchBytes })
+      if (Option.isNone(found)) return yield* new GitFailed({ reason: `The branch ${job.remote.ref} does not exist` })
+      const snapshot = found.value
+      const state = yield* stateOf(job.spaceId)
+      if (!job.force && (snapshot.commit === state?.exportedCommit || snapshot.commit === state?.importedCommit)) {
+        return { commit: snapshot.commit } satisfies Outcome
+      }
+      const { config, root } = yield* readProject(session, snapshot, job.projectDirectory)
+      const wanted = snapshot.entries.filter((e) => isRead(e.path, job.projectDirectory, root, config))
+      if (wanted.length > GIT_LIMITS.files) {
+        return yield* new GitFailed({ reason: `The project holds more than ${GIT_LIMITS.files} files`, tooLarge: true })
+      }
+      const large = wanted.find((e) => e.size > GIT_LIMITS.fileBytes)
+      if (large !== undefined) {
+        return yield* new GitFailed({ reason: `${large.path} is larger than ${GIT_LIMITS.fileBytes} bytes`, tooLarge: true })
+      }
+      if (wanted.reduce((sum, e) => sum + e.size, 0) > GIT_LIMITS.totalBytes) {
+        return yield* new GitFailed({ reason: `The project's files add up to more than ${GIT_LIMITS.totalBytes} bytes`, tooLarge: true })
+      }
+      const files = yield* session.read(wanted)
+      const blobKeys = new Map<string, string>()
+      for (const [path, bytes] of files) {
+        if (/(^|\/)\.gitbook\/(assets|includes)\//.test(path)) blobKeys.set(path, yield* content.storeBlob(bytes))
+      }
+      const oids = new Map(wanted.map((e) => [e.path, e.oid] as const))
+      const prefix = yield* secrets.newId
+      let counter = 0
+      const proof = yield* guard.authorize(job.spaceId, "create", "sync this space with Git")
+      return yield* uow.transaction(Effect.gen(function*() {
+        const space = yield* guard.lockForChange(proof)
+        if (!job.standalone && space.editMode === "locked") {
+          return yield* new Conflict({ reason: "The space is locked: nothing can be imported into it" })
+        }
+        const base = yield* contents.load(space.revisionId)
+        const at = yield* now
+        const target = importFiles(files, {
+          projectDirectory: job.projectDirectory,
+          base,
+          newId: () => `${prefix}${(counter++).toString(36)}`,
+          blobKeys,
+          oids,
+          now: at
+        })
+        if (!job.force && sameContent(target, base)) return { commit: snapshot.commit } satisfies Outcome
+        const delta = deltaOf(base, target)
+        const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta, content: target })
+        if (!job.standalone) yield* written.activate(space, revision, base, target, delta)
+        yield* states.saveRevision({
+          revisionId: revision.id,
+          spaceId: space.id,
+          oid: snapshot.commit,
+          message: snapshot.message,
+          createdByService: snapshot.commit === state?.exportedCommit,
+          ...(job.commitURL !== undefined ? { url: `${job.commitURL}${snapshot.commit}` } : {}),
+          ref: job.remote.ref
+        })
+        return { revision: revision.id, commit: snapshot.commit } satisfies Outcome
+      }))
+    }))
+})
+
+/** What the import changes relative to the base: page and file versions that are not the base's own. */
+const deltaOf = (base: RevisionContent, target: RevisionContent): ContentDelta => ({
+  pages: Array.from(target.pages.values()).filter((p) => base.pages.get(p.id) !== p),
+  deletedPages: Array.from(base.pages.keys()).filter((id: PageId) => !target.pages.has(id)),
+  files: Array.from(target.files.values()).filter((f) => base.files.get(f.id) !== f),
+  deletedFiles: Array.from(base.files.keys()).filter((id: FileId) => !target.files.has(id))
+})
