@@ -1,5 +1,5 @@
 import { Cause, Duration, Effect, Exit, Option } from "effect"
-import { Content } from "../content/ContentService.js"
+import { ContentFiles } from "../content/ContentFileService.js"
 import type { ContentDelta, File, RevisionContent } from "../content/Page.js"
 import { BlobStore } from "../content/Ports.js"
 import { RevisionContents } from "../content/RevisionContents.js"
@@ -74,7 +74,7 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
     const uow = yield* UnitOfWork
     const contents = yield* RevisionContents
     const blobs = yield* BlobStore
-    const content = yield* Content
+    const contentFiles = yield* ContentFiles
     const written = yield* makeRevisions
     const secrets = yield* Secrets
     const instance = yield* ServerInstance
@@ -278,7 +278,7 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
         const files = yield* session.read(wanted)
         const blobKeys = new Map<string, string>()
         for (const [path, bytes] of files) {
-          if (/(^|\/)\.gitbook\/(assets|includes)\//.test(path)) blobKeys.set(path, yield* content.storeBlob(bytes))
+          if (/(^|\/)\.gitbook\/(assets|includes)\//.test(path)) blobKeys.set(path, yield* contentFiles.storeBlob(bytes))
         }
         const oids = new Map(wanted.map((e) => [e.path, e.oid] as const))
         const prefix = yield* secrets.newId
