@@ -16,10 +16,10 @@ import {
   CommentReplyId,
   CommentRepository,
   Comments,
-  Content,
   DomainServices,
   OutsideNotGiven,
   Identity,
+  LiveEdits,
   Organizations,
   PageId,
   Spaces,
@@ -52,7 +52,7 @@ const runOn = (name: string, choice: StorageChoice) =>
     const { space } = yield* as(Context.get(services, Spaces).create(organization.id, { title: "Reviewed" }))
     const pageIds = Array.from({ length: PAGES }, (_, i) => PageId.make(`benchpage${i}`))
     yield* as(
-      Context.get(services, Content).editLiveWith(space.id, () =>
+      Context.get(services, LiveEdits).editLiveWith(space.id, () =>
         Effect.succeed(pageIds.map((id, i) => ({
           operation: "insert_page" as const,
           id,

@@ -14,10 +14,10 @@ import { withSearchPath } from "@octavo/adapters-pg"
 import {
   Actor,
   type AppliedChange,
-  Content,
   DomainServices,
   OutsideNotGiven,
   Identity,
+  LiveEdits,
   Organizations,
   PageId,
   Spaces,
@@ -90,7 +90,7 @@ const runOn = (name: string, choice: StorageChoice) =>
     const as = Effect.provideService(Actor, admin)
     const organizations = Context.get(services, Organizations)
     const spaces = Context.get(services, Spaces)
-    const content = Context.get(services, Content)
+    const liveEdits = Context.get(services, LiveEdits)
     const { organization } = yield* as(organizations.create({ title: "Search bench" }))
     const started = performance.now()
     const spaceIds: Array<string> = []
@@ -98,7 +98,7 @@ const runOn = (name: string, choice: StorageChoice) =>
     const newId = () => `bench${(n++).toString(36).padStart(10, "0")}`
     for (let s = 0; s < SPACES; s++) {
       const { space } = yield* as(spaces.create(organization.id, { title: `Space ${s}` }))
-      yield* as(content.editLiveWith(space.id, () => Effect.succeed(spaceChanges(newId))))
+      yield* as(liveEdits.editLiveWith(space.id, () => Effect.succeed(spaceChanges(newId))))
       spaceIds.push(space.id)
     }
     const seeded = performance.now() - started

@@ -1,5 +1,13 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { backlinkListKey, changeRequestListKey, ChangeRequests, fileListKey, linkListKey } from "@octavo/domain"
+import {
+  backlinkListKey,
+  ChangeRequestContent,
+  changeRequestListKey,
+  ChangeRequestMerges,
+  ChangeRequests,
+  fileListKey,
+  linkListKey
+} from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
@@ -13,6 +21,8 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const changeRequests = yield* ChangeRequests
+      const content = yield* ChangeRequestContent
+      const merges = yield* ChangeRequestMerges
       const base = yield* PublicUrl
       const { presentBacklink, presentChangeRequest, presentEdit, presentFile, presentPage, presentPages, presentRevision } =
         contentPresenters(base, yield* PageHeads)
@@ -36,7 +46,7 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
           ({ path, payload }) => domain(changeRequests.update(path.spaceId, path.changeRequestId, payload)).pipe(Effect.map(present))
         )
         .handle("edit", ({ path, payload, urlParams }) =>
-          domain(changeRequests.edit(path.spaceId, path.changeRequestId, payload)).pipe(
+          domain(content.edit(path.spaceId, path.changeRequestId, payload)).pipe(
             Effect.map((edited) =>
               urlParams.compat === false
                 ? { changeRequest: present(edited.changeRequest), ...presentEdit(path.spaceId, contentPath(path))(edited) }
@@ -46,50 +56,48 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
         .handle(
           "content",
           ({ path, urlParams }) =>
-            domain(changeRequests.content(path.spaceId, path.changeRequestId)).pipe(
+            domain(content.content(path.spaceId, path.changeRequestId)).pipe(
               Effect.map(presentRevision(path.spaceId, readOptions(urlParams), contentPath(path)))
             )
         )
         .handle(
           "pages",
           ({ path, urlParams }) =>
-            domain(changeRequests.content(path.spaceId, path.changeRequestId)).pipe(
+            domain(content.content(path.spaceId, path.changeRequestId)).pipe(
               Effect.map(presentPages(path.spaceId, readOptions(urlParams)))
             )
         )
         .handle(
           "page",
           ({ path, urlParams }) =>
-            domain(changeRequests.page(path.spaceId, path.changeRequestId, path.pageId)).pipe(
+            domain(content.page(path.spaceId, path.changeRequestId, path.pageId)).pipe(
               Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
             )
         )
         .handle("pageByPath", ({ path, urlParams }) =>
-          domain(changeRequests.pageByPath(path.spaceId, path.changeRequestId, path.pagePath)).pipe(
+          domain(content.pageByPath(path.spaceId, path.changeRequestId, path.pagePath)).pipe(
             Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
           ))
         .handle("files", ({ path, urlParams }) =>
           listOf(
             fileListKey(path.spaceId, path.changeRequestId),
             urlParams,
-            (page) =>
-              changeRequests.files(path.spaceId, path.changeRequestId, page),
+            (page) => content.files(path.spaceId, path.changeRequestId, page),
             presentFile(path.spaceId, readOptions(urlParams), contentPath(path))
           ))
         .handle("file", ({ path, urlParams }) =>
-          domain(changeRequests.file(path.spaceId, path.changeRequestId, path.fileId)).pipe(
+          domain(content.file(path.spaceId, path.changeRequestId, path.fileId)).pipe(
             Effect.map(presentFile(path.spaceId, readOptions(urlParams), contentPath(path)))
           ))
         .handle(
           "download",
-          ({ path }) =>
-            domain(changeRequests.download(path.spaceId, path.changeRequestId, path.fileId)).pipe(Effect.map(fileResponse))
+          ({ path }) => domain(content.download(path.spaceId, path.changeRequestId, path.fileId)).pipe(Effect.map(fileResponse))
         )
         .handle("fileBacklinks", ({ path, urlParams }) =>
           listOf(
             backlinkListKey(path.spaceId, path.fileId, path.changeRequestId),
             urlParams,
-            (page) => changeRequests.fileBacklinks(path.spaceId, path.changeRequestId, path.fileId, appBase, page),
+            (page) => content.fileBacklinks(path.spaceId, path.changeRequestId, path.fileId, appBase, page),
             presentBacklink(path.spaceId, path.fileId)
           ))
         .handle(
@@ -98,11 +106,10 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
             linkList(
               linkListKey(path.spaceId, { changeRequest: path.changeRequestId, page: path.pageId, status: urlParams.status }),
               urlParams,
-              (page) =>
-                changeRequests.links(path.spaceId, path.changeRequestId, appBase, { status: urlParams.status, page: path.pageId }, page)
+              (page) => content.links(path.spaceId, path.changeRequestId, appBase, { status: urlParams.status, page: path.pageId }, page)
             )
         )
-        .handle("merge", ({ path }) => domain(changeRequests.merge(path.spaceId, path.changeRequestId)))
-        .handle("updateFromSpace", ({ path }) => domain(changeRequests.updateFromSpace(path.spaceId, path.changeRequestId)))
+        .handle("merge", ({ path }) => domain(merges.merge(path.spaceId, path.changeRequestId)))
+        .handle("updateFromSpace", ({ path }) => domain(merges.updateFromSpace(path.spaceId, path.changeRequestId)))
     })
 )

@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { backlinkListKey, Content, fileListKey, linkListKey } from "@octavo/domain"
+import { backlinkListKey, Content, ContentFiles, fileListKey, linkListKey, LiveEdits } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
@@ -10,6 +10,8 @@ import { contentPresenters, fileResponse, linkList, PageHeads, readOptions } fro
 export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "content", (handlers) =>
   Effect.gen(function*() {
     const content = yield* Content
+    const files = yield* ContentFiles
+    const liveEdits = yield* LiveEdits
     const base = yield* PublicUrl
     const { presentBacklink, presentFile, presentLiveEdit, presentPage, presentPages, presentRevision } = contentPresenters(
       base,
@@ -21,7 +23,7 @@ export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "con
       .handle("current", ({ path, urlParams }) =>
         domain(content.current(path.spaceId)).pipe(Effect.map(presentRevision(path.spaceId, readOptions(urlParams)))))
       .handle("editLive", ({ path, payload, urlParams }) =>
-        domain(content.editLive(path.spaceId, payload)).pipe(Effect.map(presentLiveEdit(path.spaceId, urlParams.compat !== false))))
+        domain(liveEdits.editLive(path.spaceId, payload)).pipe(Effect.map(presentLiveEdit(path.spaceId, urlParams.compat !== false))))
       .handle("revision", ({ path, urlParams }) =>
         domain(content.revisionOf(path.spaceId, path.revisionId)).pipe(Effect.map(presentRevision(path.spaceId, readOptions(urlParams)))))
       .handle("pages", ({ path, urlParams }) =>
@@ -34,9 +36,9 @@ export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "con
         ))
       .handle("files", ({ path, urlParams }) =>
         listOf(fileListKey(path.spaceId), urlParams, (page) =>
-          content.files(path.spaceId, page), presentFile(path.spaceId, readOptions(urlParams))))
+          files.files(path.spaceId, page), presentFile(path.spaceId, readOptions(urlParams))))
       .handle("file", ({ path, urlParams }) =>
-        domain(content.file(path.spaceId, path.fileId)).pipe(Effect.map(presentFile(path.spaceId, readOptions(urlParams)))))
+        domain(files.file(path.spaceId, path.fileId)).pipe(Effect.map(presentFile(path.spaceId, readOptions(urlParams)))))
       .handle("links", ({ path, urlParams }) =>
         linkList(linkListKey(path.spaceId, { status: urlParams.status }), urlParams, (page) =>
           content.links(path.spaceId, appBase, { status: urlParams.status }, page)))
@@ -48,9 +50,9 @@ export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "con
           backlinkListKey(path.spaceId, path.fileId),
           urlParams,
           (page) =>
-            content.fileBacklinks(path.spaceId, path.fileId, appBase, page),
+            files.fileBacklinks(path.spaceId, path.fileId, appBase, page),
           presentBacklink(path.spaceId, path.fileId)
         ))
       .handle("download", ({ path }) =>
-        domain(content.download(path.spaceId, path.fileId)).pipe(Effect.map(fileResponse)))
+        domain(files.download(path.spaceId, path.fileId)).pipe(Effect.map(fileResponse)))
   }))

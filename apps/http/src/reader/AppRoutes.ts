@@ -4,6 +4,7 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import {
   Actor,
+  ChangeRequestContent,
   ChangeRequests,
   type Forbidden,
   type InvalidInput,
@@ -257,7 +258,7 @@ const changeRequestView = (user: User) =>
     const { "*": path, reference } = yield* pathParams("reference", "*")
     const changeRequests = yield* ChangeRequests
     const changeRequest = yield* changeRequests.get(spaceId, reference)
-    const after = yield* changeRequests.content(spaceId, reference)
+    const after = yield* (yield* ChangeRequestContent).content(spaceId, reference)
     const before = yield* (yield* Content).revisionOf(spaceId, changeRequest.changeRequest.baseRevisionId)
     const base = `/s/${spaceId}/~/changes/${changeRequest.changeRequest.number}`
     const summary = changeRequestSummary(changeRequest, changesBetween(before.content, after.content), base)
@@ -313,7 +314,7 @@ const failed = (cause: unknown) =>
 export const AppRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
     const services = yield* Effect.context<
-      SessionKey | Identity | Organizations | Collections | Spaces | Content | ChangeRequests
+      SessionKey | Identity | Organizations | Collections | Spaces | Content | ChangeRequests | ChangeRequestContent
     >()
     const views = yield* routeDecoded(appRoutes, {
       invalid: Effect.succeed(nothingHere(undefined)),

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { Content } from "../content/ContentService.js"
+import { ContentFiles } from "../content/ContentFileService.js"
 import type { ContentDelta, RevisionContent } from "../content/Page.js"
 import { RevisionContents } from "../content/RevisionContents.js"
 import { makeRevisions } from "../content/Revisions.js"
@@ -25,7 +25,7 @@ export const makeImport = Effect.gen(function*() {
   const git = yield* GitRepositories
   const uow = yield* UnitOfWork
   const contents = yield* RevisionContents
-  const content = yield* Content
+  const contentFiles = yield* ContentFiles
   const written = yield* makeRevisions
   const secrets = yield* Secrets
   const { stateOf } = yield* makeGitSyncWork
@@ -55,7 +55,7 @@ export const makeImport = Effect.gen(function*() {
       const files = yield* session.read(wanted)
       const blobKeys = new Map<string, string>()
       for (const [path, bytes] of files) {
-        if (/(^|\/)\.gitbook\/(assets|includes)\//.test(path)) blobKeys.set(path, yield* content.storeBlob(bytes))
+        if (/(^|\/)\.gitbook\/(assets|includes)\//.test(path)) blobKeys.set(path, yield* contentFiles.storeBlob(bytes))
       }
       const oids = new Map(wanted.map((e) => [e.path, e.oid] as const))
       const prefix = yield* secrets.newId

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { type AppliedChange, MAX_FILE_BYTES } from "../content/Changes.js"
-import { ChangeRequests } from "../content/ChangeRequestService.js"
-import { Content } from "../content/ContentService.js"
+import { ChangeRequestContent } from "../content/ChangeRequestContentService.js"
+import { LiveEdits } from "../content/LiveEditService.js"
 import { slugify } from "../content/Markdown.js"
 import type { RevisionContent } from "../content/Page.js"
 import { Conflict, InvalidInput } from "../shared/Errors.js"
@@ -130,8 +130,8 @@ const toBase64 = (bytes: Uint8Array): string => {
 /** Imports content from elsewhere into a space or a change request (conventions.md, api.md "Import result"). */
 export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports", {
   effect: Effect.gen(function*() {
-    const content = yield* Content
-    const changeRequests = yield* ChangeRequests
+    const liveEdits = yield* LiveEdits
+    const changeRequestContent = yield* ChangeRequestContent
     const fetcher = yield* WebFetcher
     const secrets = yield* Secrets
 
@@ -317,9 +317,9 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
       Effect.gen(function*() {
         const valid = yield* validate(ImportInput)(input)
         // Nothing is fetched for a caller who could not write the result.
-        yield* content.requireEditable(spaceId)
+        yield* liveEdits.requireEditable(spaceId)
         const site = yield* crawl(valid.url)
-        const view = yield* content.editLiveWith(spaceId, (base) => plan(site, base))
+        const view = yield* liveEdits.editLiveWith(spaceId, (base) => plan(site, base))
         return resultOf(site, view.revision.id)
       })
 
@@ -330,10 +330,10 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
     const intoChangeRequest = (spaceId: SpaceId, reference: string, input: ImportInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(ImportInput)(input)
-        const { space } = yield* changeRequests.requireEditable(spaceId, reference)
+        const { space } = yield* changeRequestContent.requireEditable(spaceId, reference)
         if (space.editMode === "locked") return yield* new Conflict({ reason: "The space is locked: nothing can be imported into it" })
         const site = yield* crawl(valid.url)
-        const view = yield* changeRequests.editWith(spaceId, reference, (base) => plan(site, base))
+        const view = yield* changeRequestContent.editWith(spaceId, reference, (base) => plan(site, base))
         return resultOf(site, view.revision.id)
       })
 

@@ -3,8 +3,10 @@ import { blocksOf } from "@octavo/markdown"
 import { Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Actor,
+  ChangeRequestContent,
   ChangeRequestId,
   type ChangeRequestKey,
+  ChangeRequestMerges,
   ChangeRequests,
   ChangeRequestViewFacts,
   ChangeRequestViewFactsOneByOne,
@@ -142,6 +144,8 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: S
       Effect.gen(function*() {
         const spaces = yield* Spaces
         const changeRequests = yield* ChangeRequests
+        const changeRequestContent = yield* ChangeRequestContent
+        const merges = yield* ChangeRequestMerges
         const comments = yield* Comments
         const replies = yield* CommentReplies
         const { organization, run, space } = yield* adminWithNewSpace("Commented")
@@ -164,7 +168,7 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: S
           expect((yield* run(changeRequests.get(space.id, reference))).openComments).toBe(count)
           return count
         })
-        const edited = yield* run(changeRequests.edit(space.id, reference, {
+        const edited = yield* run(changeRequestContent.edit(space.id, reference, {
           changes: [
             { operation: "insert_page", title: "Guide", document: { markdown: "First block.\n\nSecond block.\n" } },
             { operation: "insert_page", title: "Other", document: { markdown: "Elsewhere." } }
@@ -280,7 +284,7 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: S
         expect(yield* listed({ authors: [onPage.comment.postedBy] })).toEqual([onPage.comment.id])
 
         // The block's text changes: that comment is outdated; the page's is not. The page goes: both are.
-        yield* run(changeRequests.edit(space.id, reference, {
+        yield* run(changeRequestContent.edit(space.id, reference, {
           changes: [{ operation: "update_page", page: guide.id, document: { markdown: "First block.\n\nSecond block, fixed.\n" } }]
         }))
         const afterEdit = yield* reader(comments.list(space.id, reference, { targetPage: guide.id }, first()))
@@ -288,7 +292,7 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: S
           [onPage.comment.id]: false,
           [onBlock.comment.id]: true
         })
-        yield* run(changeRequests.edit(space.id, reference, { changes: [{ operation: "delete_page", page: guide.id }] }))
+        yield* run(changeRequestContent.edit(space.id, reference, { changes: [{ operation: "delete_page", page: guide.id }] }))
         const gone = yield* reader(comments.get(space.id, reference, onPage.comment.id))
         expect(gone.page).toMatchObject({ id: guide.id, title: "Guide", outdated: true })
 
@@ -303,7 +307,7 @@ export const commentsContract = (storage: Layer.Layer<StoragePorts>, services: S
         expect(yield* counter).toBe(1)
 
         // A merged change request takes no new comments or replies, and stays readable.
-        yield* run(changeRequests.merge(space.id, reference))
+        yield* run(merges.merge(space.id, reference))
         expect(failureTag(yield* Effect.either(commenter(comments.post(space.id, reference, { body: { markdown: "Late" } }))))).toBe(
           "Conflict"
         )

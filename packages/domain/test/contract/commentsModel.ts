@@ -4,6 +4,7 @@ import { Clock, Effect, Either, Layer, ManagedRuntime, Option } from "effect"
 import {
   Actor,
   atLeast,
+  ChangeRequestContent,
   ChangeRequests,
   CommentReplies,
   Comments,
@@ -594,9 +595,10 @@ export const commentsModelProperty = (name: string, makeLayer: () => Layer.Layer
             return yield* Effect.gen(function*() {
               const spaces = yield* Spaces
               const changeRequests = yield* ChangeRequests
+              const changeRequestContent = yield* ChangeRequestContent
               const { space } = yield* spaces.create(organization.id, { title: "Docs" })
               const { changeRequest } = yield* changeRequests.create(space.id, { subject: "Review me" })
-              yield* changeRequests.edit(space.id, changeRequest.id, {
+              yield* changeRequestContent.edit(space.id, changeRequest.id, {
                 changes: [
                   { operation: "insert_page", title: "Start", document: { markdown: "Welcome." } },
                   { operation: "insert_page", title: "Guide", document: { markdown: "Steps." } },
@@ -604,7 +606,7 @@ export const commentsModelProperty = (name: string, makeLayer: () => Layer.Layer
                 ]
               })
               yield* changeRequests.update(space.id, changeRequest.id, { status: "open" })
-              const content = yield* changeRequests.content(space.id, changeRequest.id)
+              const content = yield* changeRequestContent.content(space.id, changeRequest.id)
               const pages = [...content.content.pages.keys()].sort() as Array<PageId>
               return { people, spaceId: space.id, changeRequest: changeRequest.id as string, pages: pages as Array<string> }
             }).pipe(Effect.provideService(Actor, admin))

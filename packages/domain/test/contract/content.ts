@@ -4,11 +4,15 @@ import {
   BlobStore,
   branchOf,
   type ChangeRequest,
+  ChangeRequestContent,
+  ChangeRequestMerges,
   ChangeRequests,
   ChangeRequestId,
   ChangeRequestRepository,
   Content,
+  ContentFiles,
   type ContentPage,
+  LiveEdits,
   nodeOf,
   PageId,
   RevisionContentRepository,
@@ -140,9 +144,10 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
       Effect.gen(function*() {
         const spaces = yield* Spaces
         const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const { organization, run } = yield* adminOfNewOrganization
         const { space } = yield* run(spaces.create(organization.id, { title: "Docs" }))
-        const first = yield* run(content.editLive(space.id, {
+        const first = yield* run(liveEdits.editLive(space.id, {
           changes: [
             {
               operation: "insert_page",
@@ -155,7 +160,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
         const start = pages.find((p) => p.slug === "getting-started")!
         expect(start).toMatchObject({ title: "Getting started", description: "Start here", hidden: true, markdown: "Welcome." })
         const api = pages.find((p) => p.slug === "api")!
-        const second = yield* run(content.editLive(space.id, {
+        const second = yield* run(liveEdits.editLive(space.id, {
           changes: [
             { operation: "insert_page", title: "Reference", into: api.id },
             { operation: "update_page", page: start.id, title: "Start" }
@@ -168,11 +173,11 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
         expect([...old.content.pages.values()].find((p) => p.id === start.id)?.title).toBe("Getting started")
         expect((yield* run(spaces.get(space.id))).space.revisionId).toBe(second.revision.id)
 
-        const clash = yield* Effect.either(run(content.editLive(space.id, {
+        const clash = yield* Effect.either(run(liveEdits.editLive(space.id, {
           changes: [{ operation: "insert_page", title: "Other" }, { operation: "insert_page", title: "API", slug: "api" }]
         })))
         expect(failureTag(clash)).toBe("Conflict")
-        const cycle = yield* Effect.either(run(content.editLive(space.id, {
+        const cycle = yield* Effect.either(run(liveEdits.editLive(space.id, {
           changes: [{ operation: "update_page", page: api.id, into: byPath.page.id }]
         })))
         expect(failureTag(cycle)).toBe("InvalidInput")
@@ -183,24 +188,25 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
         const copy = yield* run(spaces.duplicate(space.id))
         const copied = yield* run(content.current(copy.space.id))
         expect([...copied.content.pages.values()].map((p) => p.title).sort()).toEqual(["API", "Reference", "Start"])
-        yield* run(content.editLive(space.id, { changes: [{ operation: "delete_page", page: api.id }] }))
+        yield* run(liveEdits.editLive(space.id, { changes: [{ operation: "delete_page", page: api.id }] }))
         expect((yield* run(content.current(space.id))).content.pages.size).toBe(1)
 
         yield* run(spaces.update(space.id, { editMode: "locked" }))
-        const locked = yield* Effect.either(run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: "X" }] })))
+        const locked = yield* Effect.either(run(liveEdits.editLive(space.id, { changes: [{ operation: "insert_page", title: "X" }] })))
         expect(failureTag(locked)).toBe("Conflict")
       }))
 
     it.effect("one page reads as its branch: its path and every page below it, at any depth, as the whole revision gives them", () =>
       Effect.gen(function*() {
         const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const contents = yield* RevisionContentRepository
         const { run, space } = yield* adminWithNewSpace("Branches")
         // Each level in a batch of its own: a change places a page under one the revision holds.
         const ids = new Map<string, PageId>()
         const id = (slug: string) => ids.get(slug)!
         for (const level of [[["a", null], ["f", null]], [["b", "a"]], [["c", "b"], ["e", "b"]], [["d", "c"]]] as const) {
-          const edited = yield* run(content.editLive(space.id, {
+          const edited = yield* run(liveEdits.editLive(space.id, {
             changes: level.map(([slug, parent]) => ({
               operation: "insert_page" as const,
               title: slug.toUpperCase(),
@@ -214,7 +220,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
         expect(b.path).toBe("a/b")
         expect(b.pages.map((n) => [n.path, n.pages.map((m) => m.path)])).toEqual([["a/b/c", ["a/b/c/d"]], ["a/b/e", []]])
         // Moving C under F and deleting E: the branches follow, in a revision stored as a delta.
-        const moved = yield* run(content.editLive(space.id, {
+        const moved = yield* run(liveEdits.editLive(space.id, {
           changes: [{ operation: "update_page", page: id("c"), into: id("f") }, { operation: "delete_page", page: id("e") }]
         }))
         expect((yield* run(content.page(space.id, id("b")))).pages).toEqual([])
@@ -232,12 +238,14 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
 
     it.effect("what an edit keeps in memory is what the storage holds: live edits, change request edits, updates and merges", () =>
       Effect.gen(function*() {
-        const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const changeRequests = yield* ChangeRequests
+        const changeRequestContent = yield* ChangeRequestContent
+        const merges = yield* ChangeRequestMerges
         const kept = yield* RevisionContents
         const stored = yield* RevisionContentRepository
         const { run, space } = yield* adminWithNewSpace("Kept")
-        const first = yield* run(content.editLive(space.id, {
+        const first = yield* run(liveEdits.editLive(space.id, {
           changes: [
             {
               operation: "insert_page",
@@ -259,7 +267,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
         }))
         const id = (title: string) => [...first.content.pages.values()].find((p) => p.title === title)!.id
         const cr = yield* run(changeRequests.create(space.id, { subject: "Edit the guide" }))
-        const crEdit = yield* run(changeRequests.edit(space.id, cr.changeRequest.id, {
+        const crEdit = yield* run(changeRequestContent.edit(space.id, cr.changeRequest.id, {
           changes: [
             { operation: "update_page", page: id("Guide"), emoji: null, title: "The guide" },
             {
@@ -270,14 +278,14 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
             }
           ]
         }))
-        const live = yield* run(content.editLive(space.id, {
+        const live = yield* run(liveEdits.editLive(space.id, {
           changes: [{ operation: "update_page", page: id("FAQ"), document: { markdown: "Other answers." } }, {
             operation: "delete_page",
             page: id("Home")
           }]
         }))
-        const updated = yield* run(changeRequests.updateFromSpace(space.id, cr.changeRequest.id))
-        const merged = yield* run(changeRequests.merge(space.id, cr.changeRequest.id))
+        const updated = yield* run(merges.updateFromSpace(space.id, cr.changeRequest.id))
+        const merged = yield* run(merges.merge(space.id, cr.changeRequest.id))
         expect([updated.result, merged.result]).toEqual(["update", "merge"])
         // The edits' revisions come from memory: the very content each edit made.
         for (const edited of [first, crEdit, live]) expect(yield* kept.load(edited.revision.id)).toBe(edited.content)
@@ -292,18 +300,23 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
       Effect.gen(function*() {
         const spaces = yield* Spaces
         const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const changeRequests = yield* ChangeRequests
+        const changeRequestContent = yield* ChangeRequestContent
+        const merges = yield* ChangeRequestMerges
         const search = yield* Search
         const { run, space } = yield* adminWithNewSpace("Busy")
         const cr = yield* run(changeRequests.create(space.id, { subject: "Draft" }))
-        yield* run(changeRequests.edit(space.id, cr.changeRequest.id, { changes: [{ operation: "insert_page", title: "Merged zephyr" }] }))
+        yield* run(
+          changeRequestContent.edit(space.id, cr.changeRequest.id, { changes: [{ operation: "insert_page", title: "Merged zephyr" }] })
+        )
         const edits = Array.from(
           { length: 6 },
-          (_, i) => run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: `Zephyr ${i}` }] }))
+          (_, i) => run(liveEdits.editLive(space.id, { changes: [{ operation: "insert_page", title: `Zephyr ${i}` }] }))
         )
         yield* Effect.all([
           ...edits,
-          run(changeRequests.merge(space.id, cr.changeRequest.id)),
+          run(merges.merge(space.id, cr.changeRequest.id)),
           run(spaces.update(space.id, { title: "Busier" }))
         ], { concurrency: "unbounded", discard: true })
         const current = yield* run(content.current(space.id))
@@ -331,7 +344,8 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
     it.effect("files: stored behind the blob store with size, type and image dimensions", () =>
       Effect.gen(function*() {
         const spaces = yield* Spaces
-        const content = yield* Content
+        const liveEdits = yield* LiveEdits
+        const contentFiles = yield* ContentFiles
         const { organization, run } = yield* adminOfNewOrganization
         const { space } = yield* run(spaces.create(organization.id, { title: "Docs" }))
         // A 3 × 2 PNG header is enough for its dimensions.
@@ -368,15 +382,15 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
         ])
         const base64 = btoa(String.fromCharCode(...png))
         const edited = yield* run(
-          content.editLive(space.id, {
+          liveEdits.editLive(space.id, {
             changes: [{ operation: "insert_files", files: [{ name: "logo.png", contentType: "image/png", base64 }] }]
           })
         )
         const file = [...edited.content.files.values()][0]!
         expect(file).toMatchObject({ name: "logo.png", contentType: "image/png", size: png.length, dimensions: { width: 3, height: 2 } })
-        const downloaded = yield* run(content.download(space.id, file.id))
+        const downloaded = yield* run(contentFiles.download(space.id, file.id))
         expect(downloaded.bytes).toEqual(png)
-        const big = yield* Effect.either(run(content.editLive(space.id, {
+        const big = yield* Effect.either(run(liveEdits.editLive(space.id, {
           changes: [{
             operation: "insert_files",
             files: [{ name: "big.bin", contentType: "application/octet-stream", base64: btoa("x".repeat(1024 * 1024 + 1)) }]

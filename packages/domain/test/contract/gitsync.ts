@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import {
+  ChangeRequestContent,
   ChangeRequests,
   Comments,
   type GitSyncState,
@@ -107,6 +108,7 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: Se
       Effect.gen(function*() {
         const spaces = yield* Spaces
         const changeRequests = yield* ChangeRequests
+        const changeRequestContent = yield* ChangeRequestContent
         const comments = yield* Comments
         const sites = yield* Sites
         const structure = yield* SiteStructure
@@ -119,7 +121,7 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: Se
           yield* run(changeRequests.create(spaceId, { subject }))
         }
         yield* run(changeRequests.update(first, "2", { status: "open" }))
-        const reviewed = yield* run(changeRequests.edit(second, "1", { changes: [{ operation: "insert_page", title: "Page" }] }))
+        const reviewed = yield* run(changeRequestContent.edit(second, "1", { changes: [{ operation: "insert_page", title: "Page" }] }))
         const page = [...reviewed.content.pages.values()][0]!
         yield* run(comments.post(second, "1", { page: page.id, body: { markdown: "One" } }))
         yield* run(comments.post(second, "1", { page: page.id, body: { markdown: "Two" } }))

@@ -2,8 +2,10 @@ import { expect, layer } from "@effect/vitest"
 import { Duration, Effect, Either, Layer, Option, TestClock } from "effect"
 import {
   Actor,
+  ChangeRequestContent,
+  ChangeRequestMerges,
   ChangeRequests,
-  Content,
+  LiveEdits,
   type PageRequest,
   type PageResult,
   scoreOf,
@@ -35,9 +37,9 @@ const guide = [
 
 /** A new organization's space holding the guide's pages. */
 const guideSpace = Effect.gen(function*() {
-  const content = yield* Content
+  const liveEdits = yield* LiveEdits
   const { run, space } = yield* adminWithNewSpace("Guide")
-  yield* run(content.editLive(space.id, { changes: [...guide] }))
+  yield* run(liveEdits.editLive(space.id, { changes: [...guide] }))
   return { run, space }
 })
 
@@ -107,11 +109,13 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
 
     it.effect("freshness: live edits, moves and deletions show at once; a change request only once merged", () =>
       Effect.gen(function*() {
-        const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const changeRequests = yield* ChangeRequests
+        const changeRequestContent = yield* ChangeRequestContent
+        const merges = yield* ChangeRequestMerges
         const search = yield* Search
         const { run, space } = yield* adminWithNewSpace("Guide")
-        const created = yield* run(content.editLive(space.id, {
+        const created = yield* run(liveEdits.editLive(space.id, {
           changes: [{ operation: "insert_page", title: "Platform", slug: "platform" }, {
             operation: "insert_page",
             title: "Kubernetes",
@@ -124,29 +128,29 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
         const helm = () => Effect.map(run(search.inSpace(space.id, { query: "helm" }, first)), (r) => r.items.map((p) => p.path))
         expect(yield* helm()).toEqual(["kubernetes"])
         // Moving a page moves what is found under it; renaming a parent renames the paths below.
-        yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: kubernetes.id, into: platform.id }] }))
+        yield* run(liveEdits.editLive(space.id, { changes: [{ operation: "update_page", page: kubernetes.id, into: platform.id }] }))
         expect(yield* helm()).toEqual(["platform/kubernetes"])
-        yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: platform.id, slug: "deploy" }] }))
+        yield* run(liveEdits.editLive(space.id, { changes: [{ operation: "update_page", page: platform.id, slug: "deploy" }] }))
         expect(yield* helm()).toEqual(["deploy/kubernetes"])
         const cr = yield* run(changeRequests.create(space.id, { subject: "Rewrite" }))
-        yield* run(changeRequests.edit(space.id, cr.changeRequest.id, {
+        yield* run(changeRequestContent.edit(space.id, cr.changeRequest.id, {
           changes: [{ operation: "update_page", page: kubernetes.id, document: { markdown: "Deploy with kustomize." } }]
         }))
         expect(yield* helm()).toEqual(["deploy/kubernetes"])
-        yield* run(changeRequests.merge(space.id, cr.changeRequest.id))
+        yield* run(merges.merge(space.id, cr.changeRequest.id))
         expect(yield* helm()).toEqual([])
         expect(titles((yield* run(search.inSpace(space.id, { query: "kustomize" }, first))).items)).toEqual(["Kubernetes"])
-        yield* run(content.editLive(space.id, { changes: [{ operation: "delete_page", page: platform.id }] }))
+        yield* run(liveEdits.editLive(space.id, { changes: [{ operation: "delete_page", page: platform.id }] }))
         expect((yield* run(search.inSpace(space.id, { query: "kustomize" }, first))).count).toBe(0)
       }))
 
     it.effect("results: description, the pages above from the top down, following renames and moves; ranks across spaces", () =>
       Effect.gen(function*() {
-        const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const spaces = yield* Spaces
         const search = yield* Search
         const { organization, run, space } = yield* adminWithNewSpace("Platform")
-        const written = yield* run(content.editLive(space.id, {
+        const written = yield* run(liveEdits.editLive(space.id, {
           changes: [{ operation: "insert_page", title: "Operations", slug: "operations" }, {
             operation: "insert_page",
             title: "Kubernetes",
@@ -155,7 +159,7 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
         }))
         const byTitle = (title: string) => [...written.content.pages.values()].find((p) => p.title === title)!
         const [operations, kubernetes] = [byTitle("Operations"), byTitle("Kubernetes")]
-        yield* run(content.editLive(space.id, {
+        yield* run(liveEdits.editLive(space.id, {
           changes: [{ operation: "update_page", page: kubernetes.id, into: operations.id }, {
             operation: "insert_page",
             title: "Helm",
@@ -176,13 +180,13 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
         expect(byDescription.items.map((p) => [p.title, p.resultType, p.sections.map((s) => [s.score, s.resultType])])).toEqual([
           ["Helm", "page", [[0, "page"]]]
         ])
-        yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: operations.id, title: "Ops" }] }))
+        yield* run(liveEdits.editLive(space.id, { changes: [{ operation: "update_page", page: operations.id, title: "Ops" }] }))
         expect((yield* helm())?.ancestors.map((a) => a.title)).toEqual(["Ops", "Kubernetes"])
-        yield* run(content.editLive(space.id, { changes: [{ operation: "update_page", page: kubernetes.id, into: null }] }))
+        yield* run(liveEdits.editLive(space.id, { changes: [{ operation: "update_page", page: kubernetes.id, into: null }] }))
         expect((yield* helm())?.ancestors).toEqual([{ id: kubernetes.id, title: "Kubernetes" }])
         // Across spaces, pages are ranked together and keep their rank under their space.
         const other = (yield* run(spaces.create(organization.id, { title: "Other" }))).space
-        yield* run(content.editLive(other.id, { changes: [{ operation: "insert_page", title: "Helm charts" }] }))
+        yield* run(liveEdits.editLive(other.id, { changes: [{ operation: "insert_page", title: "Helm charts" }] }))
         const found = yield* run(search.inOrganization(organization.id, { query: "helm chart" }, first))
         expect(found.items.map((r) => [r.space.title, r.score, r.pages.map((p) => [p.title, p.rank, p.score])])).toEqual([
           ["Other", scoreOf(2, 2), [["Helm charts", 1, scoreOf(2, 2)]]],
@@ -193,19 +197,19 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
     it.effect("organization: readable spaces only, best first with their pages; deleted spaces are not searched", () =>
       Effect.gen(function*() {
         const spaces = yield* Spaces
-        const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const search = yield* Search
         const { organization, run } = yield* adminOfNewOrganization
         const api = (yield* run(spaces.create(organization.id, { title: "API" }))).space
         const handbook = (yield* run(spaces.create(organization.id, { title: "Handbook" }))).space
         yield* run(spaces.create(organization.id, { title: "Empty" }))
         yield* run(
-          content.editLive(api.id, {
+          liveEdits.editLive(api.id, {
             changes: [{ operation: "insert_page", title: "Webhooks", document: { markdown: "Retries of webhooks." } }]
           })
         )
         yield* run(
-          content.editLive(handbook.id, {
+          liveEdits.editLive(handbook.id, {
             changes: [{ operation: "insert_page", title: "Holidays", document: { markdown: "Webhooks are an API thing." } }]
           })
         )
@@ -269,11 +273,11 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
       Effect.gen(function*() {
         const search = yield* Search
         const index = yield* SearchIndex
-        const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const { run, space } = yield* guideSpace
         // As if the space's content were written before search existed, and edited before the job ran.
         yield* index.removeSpace(space.id)
-        yield* run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: "Glossary" }] }))
+        yield* run(liveEdits.editLive(space.id, { changes: [{ operation: "insert_page", title: "Glossary" }] }))
         const count = (query: string) => Effect.map(run(search.inSpace(space.id, { query }, first)), (r) => r.count)
         expect([yield* count("glossary"), yield* count("proxy ")]).toEqual([1, 1])
         expect(yield* index.staleSpaces(1000)).not.toContain(space.id)
@@ -282,7 +286,7 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
     it.effect("a page of a million characters of distinct words is indexed up to the lexeme budget on every storage", () =>
       Effect.gen(function*() {
         const search = yield* Search
-        const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const { run, space } = yield* guideSpace
         // 15,800 distinct words of 62 Cyrillic letters (two bytes each in UTF-8): about 2 MB of
         // lexemes, twice what PostgreSQL takes in one tsvector, in under a million characters.
@@ -290,7 +294,9 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
         const word = (i: number) =>
           Array.from({ length: 62 }, (_, k) => letter(k < 3 ? Math.floor(i / 32 ** k) % 32 : (i + k) % 32)).join("")
         const markdown = Array.from({ length: 15_800 }, (_, i) => word(i)).join(" ")
-        yield* run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: "Giant lexicon", document: { markdown } }] }))
+        yield* run(
+          liveEdits.editLive(space.id, { changes: [{ operation: "insert_page", title: "Giant lexicon", document: { markdown } }] })
+        )
         const count = (query: string) => Effect.map(run(search.inSpace(space.id, { query }, first)), (r) => r.count)
         expect([yield* count("giant"), yield* count(`${word(0)} `), yield* count(`${word(15_799)} `)]).toEqual([1, 1, 0])
       }))
@@ -298,11 +304,11 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
     it.effect("a result reads the first 20,000 characters of a page to pick its sections", () =>
       Effect.gen(function*() {
         const search = yield* Search
-        const content = yield* Content
+        const liveEdits = yield* LiveEdits
         const { run, space } = yield* guideSpace
         const filler = "lorem ipsum ".repeat(2_000)
         const markdown = `## Early\n\nA walrus.\n\n## Filler\n\n${filler}\n\n## Late\n\nAnother walrus.`
-        yield* run(content.editLive(space.id, { changes: [{ operation: "insert_page", title: "Long read", document: { markdown } }] }))
+        yield* run(liveEdits.editLive(space.id, { changes: [{ operation: "insert_page", title: "Long read", document: { markdown } }] }))
         const found = yield* run(search.inSpace(space.id, { query: "walrus" }, first))
         // Found by its whole text; the section past the budget is not read for the result.
         expect(found.items.map((p) => [p.title, p.sections.map((s) => s.title)])).toEqual([["Long read", ["Early"]]])
