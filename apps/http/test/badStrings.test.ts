@@ -252,6 +252,32 @@ const suite = (storage: Layer.Layer<StoragePorts, unknown>) =>
       body: { values: [["notes", { value: "x" }]] }
     })
     expectRefused("values as a list", notAnObject, [400])
+
+    // Issue 38: a bad value inside an array or a query filter names its field and changes nothing.
+    const teams = `/v1/orgs/${org}/teams`
+    const teamCount = Effect.map(call("GET", teams, { token: admin }), (listed) => listed.body.count)
+    const teamsBefore = yield* teamCount
+    const membersBefore = (yield* call("GET", `${teams}/${w.teamId}/members`, { token: admin })).body.count
+    for (const bad of ["", "\u00e9", "a\u0001b", "../x", "%00", "x".repeat(10_000), "@", "a@b"]) {
+      const created = yield* call("PUT", teams, { token: admin, body: { title: "Refused", members: [w.bob.id, bad] } })
+      expectRefused(`members: ${bad.slice(0, 12)}`, created, [400])
+      expect(created.body.error.message).toBe("members.1: must be a user id or an email address")
+      const added = yield* call("PUT", `${teams}/${w.teamId}/members`, { token: admin, body: { add: [bad] } })
+      expectRefused(`add: ${bad.slice(0, 12)}`, added, [400])
+      expect(added.body.error.message).toBe("add.0: must be a user id or an email address")
+      const keyed = yield* call("PUT", `${teams}/${w.teamId}/members`, {
+        token: admin,
+        body: { memberships: { [bad]: { role: "member" } } }
+      })
+      expectRefused(`memberships: ${bad.slice(0, 12)}`, keyed, [400])
+    }
+    expect(yield* teamCount).toBe(teamsBefore)
+    expect((yield* call("GET", `${teams}/${w.teamId}/members`, { token: admin })).body.count).toBe(membersBefore)
+    for (const space of ["", "1.5", "'", "*", "a%20%26%20b", "%FF", "x".repeat(5_000)]) {
+      const listed = yield* raw("GET", `/v1/orgs/${org}/sites?space=${space}`, admin)
+      expectRefused(`sites?space=${space.slice(0, 12)}`, listed, [400])
+      expect(listed.body.error.message).toBe("space: must be an id (letters, digits, - and _)")
+    }
   }).pipe(Effect.provide(testServer(storage)), Effect.scoped)
 
 describe("bad strings and references answer 400 or 404, never 500", () => {

@@ -141,6 +141,26 @@ layer(testServer(storage), { excludeTestServices: true, timeout: 120_000 })("ins
       expect(columns(utm)).toEqual([["utmSource", ["news"]], ["eventsCount", [1]]])
     }))
 
+  it.effect("a batch is at most 1 MiB: one byte over is 413 before it is read, and nothing is counted", () =>
+    Effect.gen(function*() {
+      const s = yield* setup
+      const t = base()
+      const batch = JSON.stringify({ events: [event(t, { visitor: "sized" })] })
+      // JSON may hold any amount of white space: a valid batch padded to the byte.
+      const padded = (bytes: number) => `${batch.slice(0, -1)}${" ".repeat(bytes - batch.length)}}`
+      const track = (body: string) => call("POST", `${s.path}/insights/events`, { token: s.token, rawBody: body })
+      const over = yield* track(padded(1024 * 1024 + 1))
+      expect([over.status, over.body]).toEqual([413, { error: { code: 413, message: "The body is over the limit of 1048576 bytes" } }])
+      const range = { from: new Date(t).toISOString(), to: new Date(t + 60_000).toISOString() }
+      const counted = Effect.map(
+        call("POST", `${s.path}/insights/events/aggregate`, { token: s.token, body: { range, select: [{ column: "eventsCount" }] } }),
+        (answer) => answer.body.columns[0].values[0] as number | undefined
+      )
+      expect(yield* counted).toBe(0)
+      expect((yield* track(padded(1024 * 1024))).status).toBe(204)
+      expect(yield* counted).toBe(1)
+    }))
+
   it.effect("an event sent twice with its timestamp counts once; one without a timestamp is now", () =>
     Effect.gen(function*() {
       const s = yield* setup

@@ -1,6 +1,15 @@
 import { Schema } from "effect"
 import { InviteId, OrganizationId, TeamId, UserId } from "../shared/Ids.js"
-import { boundedArray, boundedString, EmailDomain, HttpUrl, patternString, StoredString, storedKeysRecord } from "../shared/Limits.js"
+import {
+  boundedArray,
+  boundedString,
+  Email,
+  EmailDomain,
+  HttpUrl,
+  patternString,
+  StoredString,
+  storedKeysRecord
+} from "../shared/Limits.js"
 import { MemberRole, TeamRole } from "../shared/Role.js"
 
 // Organizations, members, teams: limits from the specification's "Limits" table.
@@ -100,15 +109,20 @@ export type UpdateOrganizationInput = typeof UpdateOrganizationInput.Type
 export const MemberSort = Schema.Literal("joinedAt", "lastSeenAt", "name")
 export type MemberSort = typeof MemberSort.Type
 
+/** A user named by a team's members: their id, or the email address of their account. */
+export const MemberRef = StoredString.pipe(
+  Schema.filter((ref) => (ref.includes("@") ? Schema.is(Email)(ref) : Schema.is(UserId)(ref)) || "must be a user id or an email address")
+)
+
 export const CreateTeamInput = Schema.Struct({
   title: TeamTitle,
-  members: Schema.optional(boundedArray(StoredString, { max: 1000 }))
+  members: Schema.optional(boundedArray(MemberRef, { max: 1000 }))
 })
 export type CreateTeamInput = typeof CreateTeamInput.Type
 
 export const TeamMembersUpdate = Schema.Struct({
-  add: Schema.optional(boundedArray(StoredString, { max: 1000 })),
-  remove: Schema.optional(boundedArray(StoredString, { max: 1000 })),
+  add: Schema.optional(boundedArray(MemberRef, { max: 1000 })),
+  remove: Schema.optional(boundedArray(MemberRef, { max: 1000 })),
   memberships: Schema.optional(storedKeysRecord(Schema.Struct({ role: TeamRole })))
 })
 export type TeamMembersUpdate = typeof TeamMembersUpdate.Type

@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { UserRepository } from "../identity/Ports.js"
 import { Forbidden, InvalidInput, NotFound } from "../shared/Errors.js"
 import { TeamId, type OrganizationId, type UserId } from "../shared/Ids.js"
@@ -10,7 +10,7 @@ import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { makeAccess, type Membership } from "./Access.js"
 import { type MemberView, Members } from "./MemberService.js"
-import { CreateTeamInput, type Team, TeamMembersUpdate, type TeamMembership, TeamTitle } from "./Organization.js"
+import { CreateTeamInput, MemberRef, type Team, TeamMembersUpdate, type TeamMembership, TeamTitle } from "./Organization.js"
 import {
   canManageTeam,
   isAdmin,
@@ -65,6 +65,10 @@ export class Teams extends Effect.Service<Teams>()("@octavo/domain/Teams", {
     const resolveMembers = (organizationId: OrganizationId, field: string, refs: ReadonlyArray<string>) =>
       Effect.forEach(refs, (ref) =>
         Effect.gen(function*() {
+          // The memberships' keys arrive unchecked (the lists are checked by MemberRef): no storage is asked of others.
+          if (Option.isNone(Schema.decodeUnknownOption(MemberRef)(ref))) {
+            return yield* new InvalidInput({ field, rule: `${ref.slice(0, 64)} must be a user id or an email address` })
+          }
           const user = ref.includes("@")
             ? yield* users.findByEmail(ref.toLowerCase())
             : yield* users.findById(ref as UserId)

@@ -198,7 +198,7 @@ export const UpdateSiteInput = Schema.Struct({
 export type UpdateSiteInput = typeof UpdateSiteInput.Type
 
 export const SiteListFilter = Schema.Struct({
-  space: Schema.optional(StoredString),
+  space: Schema.optional(SpaceId),
   title: Schema.optional(boundedString({ max: 128 })),
   published: Schema.optional(Schema.Boolean),
   types: Schema.optional(Schema.Array(SiteType))

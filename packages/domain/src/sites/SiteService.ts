@@ -105,11 +105,11 @@ export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
         const access = yield* organization(organizationId)
         // A space the organization's sites do not show (soft-deleted, transferred) holds no site.
         if (valid.space !== undefined) {
-          const space = yield* spaces.findById(valid.space as SpaceId)
+          const space = yield* spaces.findById(valid.space)
           if (!Option.exists(space, (s) => showsSpace(organizationId, s))) return { items: [], count: 0, next: Option.none() }
         }
         const page = yield* sites.list(organizationId, {
-          spaceId: valid.space as SpaceId | undefined,
+          spaceId: valid.space,
           title: valid.title,
           published: valid.published,
           types: valid.types
