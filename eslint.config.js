@@ -1,5 +1,7 @@
 // ESLint for the whole workspace: typescript-eslint's recommended rules (syntactic, no type information, so the run stays
 // fast) and the architecture of STYLE.md, held by eslint-plugin-boundaries. Formatting is dprint's job (dprint.json).
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { fileURLToPath, URL } from "node:url"
 import js from "@eslint/js"
 import boundaries from "eslint-plugin-boundaries"
 import { defineConfig } from "eslint/config"
@@ -7,26 +9,23 @@ import tseslint from "typescript-eslint"
 
 // The contexts in their fixed order, the same in every package split by context (packages/domain/src, packages/adapters-*/src
 // and apps/http/src): a file in <package>/src/<context>/ may import its own context and the contexts before it in the same
-// package, never one after it, nor the files directly under <package>/src, which compose the contexts. A new context is one
-// more name at the end of this list.
-export const CONTEXTS = [
-  "shared",
-  "identity",
-  "organizations",
-  "spaces",
-  "content",
-  "search",
-  "imports",
-  "comments",
-  "sites",
-  "insights",
-  "sso",
-  "translations",
-  "openapi",
-  "integrations",
-  "gitsync",
-  "reader"
-]
+// package, never one after it, nor the files directly under <package>/src, which compose the contexts. The order is the
+// domain's list of contexts (packages/domain/src/Services.ts): each entry names the folder whose index.ts exports it.
+const domainSource = fileURLToPath(new URL("packages/domain/src/", import.meta.url))
+const listed = /const contexts = \[([^\]]*)\]/.exec(readFileSync(`${domainSource}Services.ts`, "utf8"))?.[1] ?? ""
+const folderExporting = (name) =>
+  readdirSync(domainSource, { withFileTypes: true }).find((entry) =>
+    entry.isDirectory() && existsSync(`${domainSource}${entry.name}/index.ts`) &&
+    new RegExp(`export const ${name}\\b`).test(readFileSync(`${domainSource}${entry.name}/index.ts`, "utf8"))
+  )?.name
+export const CONTEXTS = listed.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "").map((name) => {
+  const folder = folderExporting(name)
+  if (folder === undefined) throw new Error(`eslint.config.js: no folder of packages/domain/src exports ${name}, listed in Services.ts`)
+  return folder
+})
+if (CONTEXTS[0] !== "shared" || CONTEXTS.length < 2) {
+  throw new Error(`eslint.config.js: the contexts read from packages/domain/src/Services.ts start with shared: ${CONTEXTS.join(", ")}`)
+}
 // The folders of one package that belong to no context and take the rank of `shared`: apps/http/src/health, the health
 // check. Any other folder not in CONTEXTS is reported.
 const SHARED_PEERS = { "domain-context": [], "adapter-context": [], "app-context": ["health"] }
@@ -68,7 +67,8 @@ const contextOrder = contextElements.flatMap(({ type, same }) => {
 const unknownContexts = contextElements.map(({ type, package: pkg }) => ({
   from: { element: { type, captured: { context: `!{${[...CONTEXTS, ...SHARED_PEERS[type]].join(",")}}` } } },
   disallow: { to: { module: { origin: "*" } } },
-  message: `${pkg}/src/{{ from.element.captured.context }}/ is not in CONTEXTS of eslint.config.js: give it its place in the order`
+  message:
+    `${pkg}/src/{{ from.element.captured.context }}/ is not in the contexts' order (packages/domain/src/Services.ts): give it its place there`
 }))
 
 // Read in order; the last policy that matches a dependency decides, and one that none matches is an error.

@@ -20,7 +20,7 @@ import { SsoHttp } from "./sso/index.js"
 import { TranslationsHttp } from "./translations/index.js"
 
 /**
- * The contexts in their order (eslint.config.js's CONTEXTS), each its folder's one export: its API groups and their
+ * The contexts in the domain's order (packages/domain/src/Services.ts), each its folder's one export: its API groups and their
  * handlers, and what it adds to the server: fields on spaces (`spaceFields`), larger bodies on some routes
  * (`bodyLimits`), work in the background (`jobs`). The reader's routes stand beside the API (Server.ts).
  */

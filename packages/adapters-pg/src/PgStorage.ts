@@ -17,7 +17,7 @@ import { pgSpaceFactRows, PgSpacesContext } from "./spaces/index.js"
 import { PgSsoContext } from "./sso/index.js"
 import { PgTranslationsContext } from "./translations/index.js"
 
-/** The contexts in their order (eslint.config.js's CONTEXTS), each its folder's one export. */
+/** The contexts in the domain's order (packages/domain/src/Services.ts), each its folder's one export. */
 const contexts = [
   PgSharedContext,
   PgIdentityContext,

@@ -18,7 +18,7 @@ import { SsoContext } from "./sso/index.js"
 import { TranslationsContext } from "./translations/index.js"
 
 /**
- * The contexts in their order (eslint.config.js's CONTEXTS), each its folder's one export: its use cases
+ * The contexts in their order, each its folder's one export (the lint reads their order from this list): its use cases
  * (`services`), the ports of earlier contexts it answers (`answers`), what it shows on views of spaces
  * (`spaceFacts`), and the reads of several contexts' storage it declares or answers, over the repositories one read
  * after another (`readsOneByOne`).
