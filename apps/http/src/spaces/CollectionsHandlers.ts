@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { collectionListKey, Collections, collectionSpacesListKey } from "@octavo/domain"
+import { collectionListKey, CollectionPlacement, Collections, collectionSpacesListKey } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
@@ -10,6 +10,7 @@ import { presentCollection, presentSpace, SpaceWireFields } from "./Present.js"
 export const CollectionsLive = HttpApiBuilder.group(OctavoBase.add(CollectionsApi), "collections", (handlers) =>
   Effect.gen(function*() {
     const collections = yield* Collections
+    const placement = yield* CollectionPlacement
     const base = yield* PublicUrl
     const present = presentCollection(base)
     const space = presentSpace(base, yield* SpaceWireFields)
@@ -31,7 +32,7 @@ export const CollectionsLive = HttpApiBuilder.group(OctavoBase.add(CollectionsAp
         listOf(collectionSpacesListKey(path.collectionId), urlParams, (page) =>
           collections.listSpaces(path.collectionId, page), space))
       .handle("move", ({ path, payload }) =>
-        domain(collections.move(path.collectionId, payload)).pipe(Effect.map(present)))
+        domain(placement.move(path.collectionId, payload)).pipe(Effect.map(present)))
       .handle("transfer", ({ path, payload }) =>
-        domain(collections.transfer(path.collectionId, payload.organization)).pipe(Effect.map(present)))
+        domain(placement.transfer(path.collectionId, payload.organization)).pipe(Effect.map(present)))
   }))

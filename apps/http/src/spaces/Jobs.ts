@@ -1,4 +1,4 @@
-import { Spaces } from "@octavo/domain"
+import { SpaceLifecycle } from "@octavo/domain"
 import { Duration, Effect, Layer, Schedule } from "effect"
 
 /**
@@ -6,8 +6,8 @@ import { Duration, Effect, Layer, Schedule } from "effect"
  * then hourly. Removal is idempotent, so several servers may run it at once.
  */
 export const PurgeExpiredSpaces = Layer.scopedDiscard(
-  Effect.flatMap(Spaces, (content) =>
-    content.purgeExpired.pipe(
+  Effect.flatMap(SpaceLifecycle, (lifecycle) =>
+    lifecycle.purgeExpired.pipe(
       Effect.tap((purged) => purged > 0 ? Effect.logInfo("Purged expired spaces").pipe(Effect.annotateLogs({ purged })) : Effect.void),
       Effect.catchAllCause((cause) => Effect.logError("Purging expired spaces failed", cause)),
       Effect.repeat(Schedule.spaced(Duration.hours(1))),

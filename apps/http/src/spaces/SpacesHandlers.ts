@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { CustomFields, memberSpacesListKey, spaceListKey, Spaces } from "@octavo/domain"
+import { CustomFields, memberSpacesListKey, SpaceLifecycle, spaceListKey, SpacePlacement, Spaces } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
@@ -10,6 +10,8 @@ import { SpacesApi } from "./SpacesApi.js"
 export const SpacesLive = HttpApiBuilder.group(OctavoBase.add(SpacesApi), "spaces", (handlers) =>
   Effect.gen(function*() {
     const spaces = yield* Spaces
+    const lifecycle = yield* SpaceLifecycle
+    const placement = yield* SpacePlacement
     const fields = yield* CustomFields
     const base = yield* PublicUrl
     const added = yield* SpaceWireFields
@@ -22,12 +24,12 @@ export const SpacesLive = HttpApiBuilder.group(OctavoBase.add(SpacesApi), "space
       .handle("create", ({ path, payload }) =>
         domain(spaces.create(path.organizationId, payload)).pipe(Effect.flatMap(createdAs(present))))
       .handle("get", ({ path, urlParams }) => domain(spaces.get(path.spaceId, urlParams.shareKey)).pipe(Effect.map(present)))
-      .handle("remove", ({ path }) => domain(spaces.delete(path.spaceId)))
+      .handle("remove", ({ path }) => domain(lifecycle.delete(path.spaceId)))
       .handle("update", ({ path, payload }) => domain(spaces.update(path.spaceId, payload)).pipe(Effect.map(present)))
-      .handle("duplicate", ({ path }) => domain(spaces.duplicate(path.spaceId)).pipe(Effect.flatMap(createdAs(present))))
-      .handle("restore", ({ path }) => domain(spaces.restore(path.spaceId)).pipe(Effect.map(present)))
-      .handle("move", ({ path, payload }) => domain(spaces.move(path.spaceId, payload)).pipe(Effect.map(present)))
-      .handle("transfer", ({ path, payload }) => domain(spaces.transfer(path.spaceId, payload)).pipe(Effect.map(present)))
+      .handle("duplicate", ({ path }) => domain(lifecycle.duplicate(path.spaceId)).pipe(Effect.flatMap(createdAs(present))))
+      .handle("restore", ({ path }) => domain(lifecycle.restore(path.spaceId)).pipe(Effect.map(present)))
+      .handle("move", ({ path, payload }) => domain(placement.move(path.spaceId, payload)).pipe(Effect.map(present)))
+      .handle("transfer", ({ path, payload }) => domain(placement.transfer(path.spaceId, payload)).pipe(Effect.map(present)))
       .handle("customFields", ({ path }) => domain(fields.valuesOf(path.spaceId)).pipe(Effect.map((values) => values.map(value))))
       .handle("setCustomFields", ({ path, payload }) => domain(fields.setValues(path.spaceId, payload.values)))
       .handle("memberSpaces", ({ path, urlParams }) => {

@@ -1,45 +1,32 @@
 import { Effect } from "effect"
-import { requireNotGuest, requireRole } from "../organizations/Policy.js"
-import { Conflict } from "../shared/Errors.js"
+import { requireNotGuest } from "../organizations/Policy.js"
 import { CollectionId, type OrganizationId } from "../shared/Ids.js"
 import { validate } from "../shared/Limits.js"
 import { mapPage, type PageRequest } from "../shared/Pagination.js"
 import { keyAfterLast, keyBetween } from "../shared/Position.js"
-import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
-import { type CollectionPermissions, collectionPermissions, requireLevel } from "./ContentPolicy.js"
+import { requireLevel } from "./ContentPolicy.js"
 import { CollectionRepository, type ParentFilter, SiblingRepository, SpaceRepository } from "./Ports.js"
-import { type Collection, CreateCollectionInput, MoveInput, UpdateCollectionInput } from "./Space.js"
+import { type Collection, CreateCollectionInput, UpdateCollectionInput } from "./Space.js"
 import { SpaceAccess } from "./SpaceAccess.js"
 import { SpaceViews } from "./SpaceViews.js"
-import { type CollectionIndex, descendants, indexCollections, isWithin, placeAmong } from "./Tree.js"
-import type { Member } from "../organizations/Organization.js"
+import { makeSpaceWork, visibilityUnder } from "./SpaceWork.js"
+import { indexCollections, placeAmong } from "./Tree.js"
 
-export interface CollectionView {
-  readonly collection: Collection
-  readonly permissions: CollectionPermissions
-}
-
-/** Collections: their tree, lifecycle and content permissions. */
+/**
+ * Collections, the API's `collections` group: creating, reading, changing, deleting and listing
+ * collections, and the spaces one holds. Moving and transferring them are `CollectionPlacement`.
+ */
 export class Collections extends Effect.Service<Collections>()("@octavo/domain/Collections", {
   effect: Effect.gen(function*() {
     const collections = yield* CollectionRepository
     const spaces = yield* SpaceRepository
     const siblings = yield* SiblingRepository
-    const secrets = yield* Secrets
     const uow = yield* UnitOfWork
     const guard = yield* SpaceAccess
     const views = yield* SpaceViews
-    const newId = secrets.newId
-
-    const collectionView = (member: Member, tree: CollectionIndex, collection: Collection): CollectionView => ({
-      collection,
-      permissions: collectionPermissions(guard.levelOn(member, tree, collection.defaultLevel, collection.parentId))
-    })
-
-    const childrenWithout = (organizationId: OrganizationId, parentId: CollectionId | null, id: string) =>
-      Effect.map(siblings.childrenOf(organizationId, parentId), (all) => all.filter((s) => s.id !== id))
+    const { childrenWithout, collectionView, newId } = yield* makeSpaceWork
 
     const create = (organizationId: OrganizationId, input: CreateCollectionInput) =>
       Effect.gen(function*() {
@@ -109,7 +96,7 @@ export class Collections extends Effect.Service<Collections>()("@octavo/domain/C
                 ...space,
                 parentId: collection.parentId,
                 position,
-                visibility: collection.parentId === null && space.visibility === "in-collection" ? "private" : space.visibility
+                visibility: visibilityUnder(collection.parentId, space.visibility)
               })
               continue
             }
@@ -137,56 +124,6 @@ export class Collections extends Effect.Service<Collections>()("@octavo/domain/C
         return { ...result, items: yield* views.of(access, tree, result.items) }
       })
 
-    /** Moves need `admin` on the item and `create` under the target; a collection cannot go into itself or below. */
-    const move = (collectionId: CollectionId, input: MoveInput) =>
-      Effect.gen(function*() {
-        const valid = yield* validate(MoveInput)(input)
-        const { access, collection, level, tree } = yield* guard.collection(collectionId)
-        yield* requireLevel(level, "admin", "move this collection")
-        const parentId = valid.parent === undefined ? collection.parentId : valid.parent
-        if (parentId !== null) {
-          yield* guard.findParent(collection.organizationId, tree, parentId, "parent")
-          if (isWithin(tree, parentId, collection.id)) {
-            return yield* new Conflict({ reason: "A collection cannot be moved into itself or one of its descendants" })
-          }
-        }
-        yield* guard.requireCreateUnder(access, tree, parentId)
-        const moved = yield* uow.transaction(Effect.gen(function*() {
-          const others = yield* childrenWithout(collection.organizationId, parentId, collection.id)
-          const moved: Collection = { ...collection, parentId, position: yield* placeAmong(others, valid.position), updatedAt: yield* now }
-          yield* collections.update(moved)
-          return moved
-        }))
-        return collectionView(access.member, indexCollections([...tree.values(), moved]), moved)
-      })
-
-    /** Transfers need `admin` in both organizations; what the collection holds goes with it, to the top of the target. */
-    const transfer = (collectionId: CollectionId, targetId: OrganizationId) =>
-      Effect.gen(function*() {
-        const { access, collection, tree } = yield* guard.collection(collectionId)
-        yield* requireRole(access.member, "admin", "transfer collections out of this organization")
-        const target = yield* guard.organization(targetId)
-        yield* requireRole(target.member, "admin", "transfer collections into that organization")
-        const moved = yield* uow.transaction(Effect.gen(function*() {
-          const below = descendants(tree, collection.id)
-          const at = yield* now
-          const moved: Collection = {
-            ...collection,
-            organizationId: targetId,
-            parentId: null,
-            position: yield* placeAmong(yield* siblings.childrenOf(targetId, null), undefined),
-            updatedAt: at
-          }
-          yield* collections.update(moved)
-          yield* Effect.forEach(below, (c) => collections.update({ ...c, organizationId: targetId, updatedAt: at }), { discard: true })
-          const held = yield* spaces.listInCollections([collection.id, ...below.map((c) => c.id)])
-          yield* Effect.forEach(held, (s) => spaces.update({ ...s, organizationId: targetId, updatedAt: at }), { discard: true })
-          return moved
-        }))
-        const targetTree = yield* guard.treeOf(targetId)
-        return collectionView(target.member, targetTree, moved)
-      })
-
-    return { create, get, update, delete: remove, list, listSpaces, move, transfer } as const
+    return { create, get, update, delete: remove, list, listSpaces } as const
   })
 }) {}

@@ -21,6 +21,7 @@ import {
   Search,
   SpaceId,
   SpaceRepository,
+  SpaceLifecycle,
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
@@ -143,6 +144,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
     it.effect("live edits: a batch makes one revision; markdown sets fields; the old revision stays readable", () =>
       Effect.gen(function*() {
         const spaces = yield* Spaces
+        const lifecycle = yield* SpaceLifecycle
         const content = yield* Content
         const liveEdits = yield* LiveEdits
         const { organization, run } = yield* adminOfNewOrganization
@@ -185,7 +187,7 @@ export const contentContract = (storage: Layer.Layer<StoragePorts>, services: Se
         expect(unchanged.revision.id).toBe(second.revision.id)
         expect(unchanged.content.pages.size).toBe(3)
 
-        const copy = yield* run(spaces.duplicate(space.id))
+        const copy = yield* run(lifecycle.duplicate(space.id))
         const copied = yield* run(content.current(copy.space.id))
         expect([...copied.content.pages.values()].map((p) => p.title).sort()).toEqual(["API", "Reference", "Start"])
         yield* run(liveEdits.editLive(space.id, { changes: [{ operation: "delete_page", page: api.id }] }))

@@ -11,6 +11,7 @@ import {
   scoreOf,
   Search,
   SearchIndex,
+  SpaceLifecycle,
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
@@ -197,6 +198,7 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
     it.effect("organization: readable spaces only, best first with their pages; deleted spaces are not searched", () =>
       Effect.gen(function*() {
         const spaces = yield* Spaces
+        const lifecycle = yield* SpaceLifecycle
         const liveEdits = yield* LiveEdits
         const search = yield* Search
         const { organization, run } = yield* adminOfNewOrganization
@@ -223,18 +225,18 @@ export const searchContract = (storage: Layer.Layer<StoragePorts>, services: Ser
         expect(best.items.map((hit) => hit.spaceId)).toEqual([api.id, handbook.id])
         expect(best.items[0]?.pages).toEqual((yield* index.pages([api.id], webhook, { limit: 1, after: Option.none() })).items)
         expect(best.items[1]?.pages.map((hit) => hit.document.title)).toEqual(["Holidays"])
-        const duplicate = yield* run(spaces.duplicate(api.id))
+        const duplicate = yield* run(lifecycle.duplicate(api.id))
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(3)
-        yield* run(spaces.delete(duplicate.space.id))
-        yield* run(spaces.delete(handbook.id))
+        yield* run(lifecycle.delete(duplicate.space.id))
+        yield* run(lifecycle.delete(handbook.id))
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).items.map((r) => r.space.title)).toEqual([
           "API"
         ])
-        yield* run(spaces.restore(handbook.id))
+        yield* run(lifecycle.restore(handbook.id))
         expect((yield* run(search.inOrganization(organization.id, { query: "webhooks" }, first))).count).toBe(2)
         // Purging a space forgets its documents.
         yield* TestClock.adjust(Duration.days(8))
-        yield* spaces.purgeExpired
+        yield* lifecycle.purgeExpired
         expect((yield* index.pages([duplicate.space.id], [{ lexeme: "webhook", prefix: false }], first)).count).toBe(0)
         // Another organization's member sees nothing of it; a guest may not search it.
         const stranger = yield* makeUser()

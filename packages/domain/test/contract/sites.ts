@@ -33,6 +33,7 @@ import {
   SiteStructure,
   SiteStructureRepository,
   type SpaceId,
+  SpaceLifecycle,
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
@@ -470,9 +471,9 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("create: a space of another organization, a deleted one and an unknown one are refused alike; nothing is created", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const spaces = yield* Spaces
+        const lifecycle = yield* SpaceLifecycle
         const { organization, run, spaces: [good, gone] } = yield* withSpaces("Good", "Gone")
-        yield* run(spaces.delete(gone!))
+        yield* run(lifecycle.delete(gone!))
         const foreign = yield* withSpaces("Foreign")
         const unknown = uniqueId("s") as SpaceId
         const rules: Array<string> = []
@@ -752,7 +753,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         const sites = yield* Sites
         const structure = yield* SiteStructure
         const publishing = yield* SitePublishing
-        const spaces = yield* Spaces
+        const lifecycle = yield* SpaceLifecycle
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!, three!] }))
         const visible = Effect.gen(function*() {
@@ -770,15 +771,15 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         })
         expect(yield* visible).toEqual([[one, true], [two, false], [three, false]])
         // The default's space deleted: the next one is shown as the default.
-        yield* run(spaces.delete(one!))
+        yield* run(lifecycle.delete(one!))
         expect(yield* visible).toEqual([[two, true], [three, false]])
-        yield* run(spaces.delete(three!))
+        yield* run(lifecycle.delete(three!))
         expect(yield* visible).toEqual([[two, true]])
-        yield* run(spaces.restore(one!))
+        yield* run(lifecycle.restore(one!))
         expect(yield* visible).toEqual([[one, true], [two, false]])
 
         yield* TestClock.adjust(Duration.days(8))
-        yield* spaces.purgeExpired
+        yield* lifecycle.purgeExpired
         expect(yield* visible).toEqual([[one, true], [two, false]])
         const stored = yield* (yield* SiteStructureRepository).load(site.id)
         expect(stored.siteSpaces.map((s) => s.spaceId).sort()).toEqual([one!, two!].sort())
@@ -793,7 +794,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
       Effect.gen(function*() {
         const sites = yield* Sites
         const structure = yield* SiteStructure
-        const spaceService = yield* Spaces
+        const lifecycle = yield* SpaceLifecycle
         const collections = yield* Collections
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         yield* run(collections.create(organization.id, { title: "Guides" }))
@@ -802,7 +803,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         const { section } = yield* run(structure.addSection(site.id, { spaceId: three!, title: "More" }))
         yield* run(structure.addGroup(site.id, { title: "Grouped", sections: [section.section.id] }))
         const { site: empty } = yield* run(sites.create(organization.id, { title: "Empty" }))
-        yield* run(spaceService.delete(two!))
+        yield* run(lifecycle.delete(two!))
 
         const changeRequests = yield* ChangeRequests
         yield* run(changeRequests.create(one!, { subject: "Counted" }))
@@ -861,12 +862,12 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
       Effect.gen(function*() {
         const sites = yield* Sites
         const structure = yield* SiteStructure
-        const spaces = yield* Spaces
+        const lifecycle = yield* SpaceLifecycle
         const { organization, run, spaces: [one, two] } = yield* withSpaces("One", "Two")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!] }))
-        yield* run(spaces.delete(one!))
+        yield* run(lifecycle.delete(one!))
         yield* TestClock.adjust(Duration.days(8))
-        yield* spaces.purgeExpired
+        yield* lifecycle.purgeExpired
         const stored = yield* (yield* SiteStructureRepository).load(site.id)
         expect(stored.siteSpaces.map((s) => s.spaceId)).toEqual([two])
         expect((yield* run(sites.get(site.id))).site.defaultSiteSpaceId).toBe(stored.siteSpaces[0]!.id)

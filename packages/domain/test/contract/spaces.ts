@@ -17,6 +17,9 @@ import {
   SpaceId,
   SpaceRepository,
   Collections,
+  CollectionPlacement,
+  SpaceLifecycle,
+  SpacePlacement,
   Spaces,
   type StoragePorts
 } from "../../src/index.js"
@@ -205,7 +208,10 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: Ser
     it.effect("use cases: positions, moves, cycles, deleting a collection keeps what it holds", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
+        const lifecycle = yield* SpaceLifecycle
+        const placement = yield* SpacePlacement
         const collections = yield* Collections
+        const collectionPlacement = yield* CollectionPlacement
         const { organization, run } = yield* adminOfNewOrganization
         const guides = yield* run(collections.create(organization.id, { title: "Guides" }))
         const a = yield* run(content.create(organization.id, { title: "A", parent: guides.collection.id }))
@@ -214,21 +220,21 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: Ser
         expect(a.space.visibility).toBe("in-collection")
         const order = () => Effect.map(run(collections.listSpaces(guides.collection.id, first())), (p) => p.items.map((s) => s.space.title))
         expect(yield* order()).toEqual(["A", "B"])
-        yield* run(content.move(b.space.id, { position: { before: { type: "space", space: a.space.id } } }))
+        yield* run(placement.move(b.space.id, { position: { before: { type: "space", space: a.space.id } } }))
         expect(yield* order()).toEqual(["B", "A"])
         const badSibling = yield* Effect.either(
-          run(content.move(b.space.id, { position: { after: { type: "space", space: guides.collection.id } } }))
+          run(placement.move(b.space.id, { position: { after: { type: "space", space: guides.collection.id } } }))
         )
         expect(failureTag(badSibling)).toBe("InvalidInput")
-        const cycle = yield* Effect.either(run(collections.move(guides.collection.id, { parent: inner.collection.id })))
+        const cycle = yield* Effect.either(run(collectionPlacement.move(guides.collection.id, { parent: inner.collection.id })))
         expect(failureTag(cycle)).toBe("Conflict")
-        const self = yield* Effect.either(run(collections.move(guides.collection.id, { parent: guides.collection.id })))
+        const self = yield* Effect.either(run(collectionPlacement.move(guides.collection.id, { parent: guides.collection.id })))
         expect(failureTag(self)).toBe("Conflict")
-        yield* run(content.delete(a.space.id))
+        yield* run(lifecycle.delete(a.space.id))
         yield* run(collections.delete(guides.collection.id))
         const top = yield* (yield* SiblingRepository).childrenOf(organization.id, null)
         expect(top.map((s) => s.id).sort()).toEqual([a.space.id, b.space.id, inner.collection.id].sort())
-        const restored = yield* run(content.restore(a.space.id))
+        const restored = yield* run(lifecycle.restore(a.space.id))
         expect(restored.space).toMatchObject({ parentId: null, visibility: "private" })
         const topSpaces = yield* (yield* SpaceRepository).list(organization.id, { _tag: "children", parentId: null }, first())
         expect(topSpaces.items.map((s) => s.title)).toEqual(["B", "A"])
@@ -291,27 +297,30 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: Ser
     it.effect("use cases: a deleted space is restorable for 7 days, then purged", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
+        const lifecycle = yield* SpaceLifecycle
         const { organization, run } = yield* adminOfNewOrganization
         const kept = yield* run(content.create(organization.id, { title: "Kept" }))
         const lost = yield* run(content.create(organization.id, { title: "Lost" }))
-        yield* run(content.delete(kept.space.id))
-        yield* run(content.delete(lost.space.id))
+        yield* run(lifecycle.delete(kept.space.id))
+        yield* run(lifecycle.delete(lost.space.id))
         expect(failureTag(yield* Effect.either(run(content.get(kept.space.id))))).toBe("NotFound")
         yield* TestClock.adjust(Duration.days(7))
-        expect((yield* run(content.restore(kept.space.id))).space.deletedAt).toBeUndefined()
+        expect((yield* run(lifecycle.restore(kept.space.id))).space.deletedAt).toBeUndefined()
         yield* TestClock.adjust(Duration.millis(1))
-        expect(failureTag(yield* Effect.either(run(content.restore(lost.space.id))))).toBe("PreconditionFailed")
+        expect(failureTag(yield* Effect.either(run(lifecycle.restore(lost.space.id))))).toBe("PreconditionFailed")
         // Several servers may purge at once: each run completes and the space is gone once.
-        const runs = yield* Effect.all([content.purgeExpired, content.purgeExpired], { concurrency: "unbounded" })
+        const runs = yield* Effect.all([lifecycle.purgeExpired, lifecycle.purgeExpired], { concurrency: "unbounded" })
         expect(runs.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1)
         expect(yield* (yield* SpaceRepository).findById(lost.space.id)).toEqual(Option.none())
-        expect(failureTag(yield* Effect.either(run(content.restore(lost.space.id))))).toBe("NotFound")
+        expect(failureTag(yield* Effect.either(run(lifecycle.restore(lost.space.id))))).toBe("NotFound")
         expect(Option.isSome(yield* (yield* SpaceRepository).findById(kept.space.id))).toBe(true)
       }))
 
     it.effect("use cases: custom field values are checked whole before any is written", () =>
       Effect.gen(function*() {
         const content = yield* Spaces
+        const lifecycle = yield* SpaceLifecycle
+        const placement = yield* SpacePlacement
         const collections = yield* Collections
         const fields = yield* CustomFields
         const { organization, run } = yield* adminOfNewOrganization
@@ -328,10 +337,10 @@ export const spacesContract = (storage: Layer.Layer<StoragePorts>, services: Ser
         const byName = (list: ReadonlyArray<{ customField: { name: string }; value?: unknown }>) =>
           list.map((v) => [v.customField.name, v.value]).sort()
         expect(byName(values)).toEqual([["pages", 3], ["tier", "gold"]])
-        const copy = yield* run(content.duplicate(s.space.id))
+        const copy = yield* run(lifecycle.duplicate(s.space.id))
         expect(byName(yield* run(fields.valuesOf(copy.space.id)))).toEqual([["pages", 3], ["tier", "gold"]])
         const shelf = yield* run(collections.create(organization.id, { title: "Shelf" }))
-        yield* run(content.transfer(copy.space.id, { organization: organization.id, collection: shelf.collection.id }))
+        yield* run(placement.transfer(copy.space.id, { organization: organization.id, collection: shelf.collection.id }))
         expect(byName(yield* run(fields.valuesOf(copy.space.id)))).toEqual([["pages", 3], ["tier", "gold"]])
       }))
   })

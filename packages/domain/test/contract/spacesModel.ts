@@ -4,11 +4,14 @@ import { Effect, Either, Layer, ManagedRuntime, Option } from "effect"
 import {
   Actor,
   type CollectionId,
+  CollectionPlacement,
   type OrganizationId,
   SiblingRepository,
   type SpaceId,
   SpaceRepository,
   Collections,
+  SpaceLifecycle,
+  SpacePlacement,
   Spaces,
   type StoragePorts,
   type User
@@ -57,7 +60,9 @@ class Model {
 }
 
 interface Real {
-  readonly run: <A, E>(effect: Effect.Effect<A, E, Spaces | Collections | Actor | StoragePorts>) => Promise<Either.Either<A, E>>
+  readonly run: <A, E>(
+    effect: Effect.Effect<A, E, Spaces | SpaceLifecycle | SpacePlacement | Collections | CollectionPlacement | Actor | StoragePorts>
+  ) => Promise<Either.Either<A, E>>
 }
 
 type Command = fc.AsyncCommand<Model, Real>
@@ -106,7 +111,7 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
         const beforeId = before === null || siblings.length === 0 ? undefined : siblings[before % siblings.length]
         const position = beforeId === undefined ? undefined : { before: { type: "space" as const, space: beforeId } }
         const cycle = kind === "collection" && model.ancestry(parentId).includes(item.id)
-        const result = await real.run(Effect.flatMap(Effect.all([Spaces, Collections]), ([s, c]) =>
+        const result = await real.run(Effect.flatMap(Effect.all([SpacePlacement, CollectionPlacement]), ([s, c]) =>
           kind === "collection"
             ? Effect.asVoid(c.move(item.id as CollectionId, { parent: parentId as CollectionId | null, position }))
             : Effect.asVoid(s.move(item.id as SpaceId, { parent: parentId as CollectionId | null, position }))))
@@ -123,7 +128,7 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
     toString: () => `delete space ${pick}`,
     run: async (model, real) => {
       const item = model.of("space", pick)!
-      expect(tag(await real.run(Effect.flatMap(Spaces, (s) => s.delete(item.id as SpaceId))))).toBe("ok")
+      expect(tag(await real.run(Effect.flatMap(SpaceLifecycle, (s) => s.delete(item.id as SpaceId))))).toBe("ok")
       item.deleted = true
     }
   })),
@@ -133,7 +138,7 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
     run: async (model, real) => {
       const deleted = [...model.items.values()].filter((i) => i.deleted)
       const item = deleted[pick % deleted.length]!
-      expect(tag(await real.run(Effect.flatMap(Spaces, (s) => s.restore(item.id as SpaceId))))).toBe("ok")
+      expect(tag(await real.run(Effect.flatMap(SpaceLifecycle, (s) => s.restore(item.id as SpaceId))))).toBe("ok")
       item.deleted = false
     }
   })),
@@ -157,7 +162,7 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
     run: async (model, real) => {
       const item = model.of(kind, pick)!
       const target = model.orgs.find((o) => o !== item.org)!
-      const result = await real.run(Effect.flatMap(Effect.all([Spaces, Collections]), ([s, c]) =>
+      const result = await real.run(Effect.flatMap(Effect.all([SpacePlacement, CollectionPlacement]), ([s, c]) =>
         kind === "collection"
           ? Effect.asVoid(c.transfer(item.id as CollectionId, target as OrganizationId))
           : Effect.asVoid(s.transfer(item.id as SpaceId, { organization: target as OrganizationId }))))
@@ -187,7 +192,9 @@ const commands = (pickers: { readonly pick: fc.Arbitrary<number>; readonly paren
     toString: () => `duplicate space ${pick}`,
     run: async (model, real) => {
       const item = model.of("space", pick)!
-      const result = await real.run(Effect.flatMap(Spaces, (s) => Effect.map(s.duplicate(item.id as SpaceId), (v) => v.space.id as string)))
+      const result = await real.run(
+        Effect.flatMap(SpaceLifecycle, (s) => Effect.map(s.duplicate(item.id as SpaceId), (v) => v.space.id as string))
+      )
       expect(tag(result)).toBe("ok")
       const id = Either.getOrThrow(result)
       model.items.set(id, { id, kind: "space", org: item.org, parent: item.parent, deleted: false })
