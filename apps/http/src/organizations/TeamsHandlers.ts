@@ -1,5 +1,5 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { teamListKey, teamMemberListKey, Teams } from "@octavo/domain"
+import { teamListKey, teamMemberListKey, TeamMembers, Teams } from "@octavo/domain"
 import { Effect } from "effect"
 import { OctavoBase } from "../shared/Contract.js"
 import { domain } from "../shared/Errors.js"
@@ -10,6 +10,7 @@ import { TeamsApi } from "./TeamsApi.js"
 export const TeamsLive = HttpApiBuilder.group(OctavoBase.add(TeamsApi), "teams", (handlers) =>
   Effect.gen(function*() {
     const teams = yield* Teams
+    const teamMembers = yield* TeamMembers
     const base = yield* PublicUrl
     const member = presentTeamMember(base)
     return handlers
@@ -30,11 +31,11 @@ export const TeamsLive = HttpApiBuilder.group(OctavoBase.add(TeamsApi), "teams",
         domain(teams.rename(path.organizationId, path.teamId, payload.title)).pipe(Effect.map(presentTeam)))
       .handle("members", ({ path, urlParams }) =>
         listOf(teamMemberListKey(path.teamId), urlParams, (page) =>
-          teams.listMembers(path.organizationId, path.teamId, page), member))
+          teamMembers.listMembers(path.organizationId, path.teamId, page), member))
       .handle("updateMembers", ({ path, payload }) =>
-        domain(teams.updateMembers(path.organizationId, path.teamId, payload)))
+        domain(teamMembers.updateMembers(path.organizationId, path.teamId, payload)))
       .handle("putMember", ({ path, payload }) =>
-        domain(teams.putMember(path.organizationId, path.teamId, path.userId, payload?.role)))
+        domain(teamMembers.putMember(path.organizationId, path.teamId, path.userId, payload?.role)))
       .handle("removeMember", ({ path }) =>
-        domain(teams.removeMember(path.organizationId, path.teamId, path.userId)))
+        domain(teamMembers.removeMember(path.organizationId, path.teamId, path.userId)))
   }))

@@ -14,8 +14,9 @@ import {
   type SitePage,
   SitePublishing,
   Sites,
+  SiteSections,
   siteSpaceListKey,
-  SiteStructure,
+  SiteSpaces,
   type SiteView
 } from "@octavo/domain"
 import { Effect } from "effect"
@@ -107,31 +108,32 @@ export const SiteStructureLive = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const { onSite, owned, present } = yield* make
-      const structure = yield* SiteStructure
+      const siteSpaces = yield* SiteSpaces
+      const sections = yield* SiteSections
       const { locations } = present
       return handlers
         .handle("listSiteSpaces", ({ path, urlParams: { default: dflt, shareKey, ...page } }) =>
           sitePageOf(
             siteSpaceListKey(path.siteId, dflt),
             page,
-            (request) => owned(path)(structure.listSiteSpaces(path.siteId, { default: dflt, shareKey }, request)),
+            (request) => owned(path)(siteSpaces.listSiteSpaces(path.siteId, { default: dflt, shareKey }, request)),
             present.presentSiteSpace
           ))
         .handle("addSiteSpace", ({ path, payload }) =>
-          onSite(path, structure.addSiteSpace(path.siteId, payload)).pipe(
+          onSite(path, siteSpaces.addSiteSpace(path.siteId, payload)).pipe(
             Effect.flatMap(({ site, siteSpace }) =>
               created(locations.siteSpace(site, siteSpace.siteSpace.id), present.presentSiteSpace(site)(siteSpace))
             )
           ))
         .handle("updateSiteSpace", ({ path, payload }) =>
-          onSite(path, structure.updateSiteSpace(path.siteId, path.siteSpaceId, payload)).pipe(
+          onSite(path, siteSpaces.updateSiteSpace(path.siteId, path.siteSpaceId, payload)).pipe(
             Effect.map(({ site, siteSpace }) =>
               present.presentSiteSpace(site)(siteSpace)
             )
           ))
-        .handle("removeSiteSpace", ({ path }) => onSite(path, structure.removeSiteSpace(path.siteId, path.siteSpaceId)))
+        .handle("removeSiteSpace", ({ path }) => onSite(path, siteSpaces.removeSiteSpace(path.siteId, path.siteSpaceId)))
         .handle("moveSiteSpace", ({ path, payload }) =>
-          onSite(path, structure.moveSiteSpace(path.siteId, path.siteSpaceId, payload.position)).pipe(
+          onSite(path, siteSpaces.moveSiteSpace(path.siteId, path.siteSpaceId, payload.position)).pipe(
             Effect.map(({ site, siteSpace }) =>
               present.presentSiteSpace(site)(siteSpace)
             )
@@ -141,25 +143,25 @@ export const SiteStructureLive = HttpApiBuilder.group(
             sectionListKey(path.siteId),
             page,
             (request) =>
-              owned(path)(structure.listSections(path.siteId, shareKey, request)),
+              owned(path)(sections.listSections(path.siteId, shareKey, request)),
             present.presentSection
           ))
         .handle("addSection", ({ path, payload: { sectionGroupId, siteSectionGroupId, ...rest } }) => {
           const group = sectionGroupId ?? siteSectionGroupId
-          return onSite(path, structure.addSection(path.siteId, group === undefined ? rest : { ...rest, sectionGroupId: group })).pipe(
+          return onSite(path, sections.addSection(path.siteId, group === undefined ? rest : { ...rest, sectionGroupId: group })).pipe(
             Effect.flatMap(({ section, site }) =>
               created(locations.section(site, section.section.id), present.presentSection(site)(section))
             )
           )
         })
         .handle("getSection", ({ path, urlParams }) =>
-          onSite(path, structure.getSection(path.siteId, path.siteSectionId, urlParams.shareKey)).pipe(
+          onSite(path, sections.getSection(path.siteId, path.siteSectionId, urlParams.shareKey)).pipe(
             Effect.map(({ section, site }) => present.presentSection(site)(section))
           ))
         .handle("updateSection", ({ path, payload: { sectionGroupId, siteSectionGroupId, ...rest } }) =>
           onSite(
             path,
-            structure.updateSection(path.siteId, path.siteSectionId, {
+            sections.updateSection(path.siteId, path.siteSectionId, {
               ...rest,
               // null (back to the root) is a value: either name may carry it.
               ...(sectionGroupId !== undefined
@@ -173,9 +175,9 @@ export const SiteStructureLive = HttpApiBuilder.group(
               present.presentSection(site)(section)
             )
           ))
-        .handle("removeSection", ({ path }) => onSite(path, structure.removeSection(path.siteId, path.siteSectionId)))
+        .handle("removeSection", ({ path }) => onSite(path, sections.removeSection(path.siteId, path.siteSectionId)))
         .handle("moveSection", ({ path, payload }) =>
-          onSite(path, structure.moveSection(path.siteId, path.siteSectionId, payload.position)).pipe(
+          onSite(path, sections.moveSection(path.siteId, path.siteSectionId, payload.position)).pipe(
             Effect.map(({ section, site }) =>
               present.presentSection(site)(section)
             )
@@ -184,28 +186,28 @@ export const SiteStructureLive = HttpApiBuilder.group(
           sitePageOf(
             groupListKey(path.siteId),
             urlParams,
-            (request) => owned(path)(structure.listGroups(path.siteId, request)),
+            (request) => owned(path)(sections.listGroups(path.siteId, request)),
             present.presentGroup
           ))
         .handle("addGroup", ({ path, payload }) =>
-          onSite(path, structure.addGroup(path.siteId, payload)).pipe(
+          onSite(path, sections.addGroup(path.siteId, payload)).pipe(
             Effect.flatMap(({ group, site }) => created(locations.group(site, group.group.id), present.presentGroup(site)(group)))
           ))
         .handle("updateGroup", ({ path, payload }) =>
-          onSite(path, structure.updateGroup(path.siteId, path.siteSectionGroupId, payload)).pipe(
+          onSite(path, sections.updateGroup(path.siteId, path.siteSectionGroupId, payload)).pipe(
             Effect.map(({ group, site }) => present.presentGroup(site)(group))
           ))
-        .handle("removeGroup", ({ path }) => onSite(path, structure.removeGroup(path.siteId, path.siteSectionGroupId)))
+        .handle("removeGroup", ({ path }) => onSite(path, sections.removeGroup(path.siteId, path.siteSectionGroupId)))
         .handle("addSectionToGroup", ({ path, payload }) =>
-          onSite(path, structure.addSectionToGroup(path.siteId, path.siteSectionGroupId, payload.sectionId)).pipe(
+          onSite(path, sections.addSectionToGroup(path.siteId, path.siteSectionGroupId, payload.sectionId)).pipe(
             Effect.map(({ group, site }) =>
               present.presentGroup(site)(group)
             )
           ))
         .handle("removeSectionFromGroup", ({ path }) =>
-          onSite(path, structure.removeSectionFromGroup(path.siteId, path.siteSectionGroupId, path.siteSectionId)))
+          onSite(path, sections.removeSectionFromGroup(path.siteId, path.siteSectionGroupId, path.siteSectionId)))
         .handle("moveGroup", ({ path, payload }) =>
-          onSite(path, structure.moveGroup(path.siteId, path.siteSectionGroupId, payload.position)).pipe(
+          onSite(path, sections.moveGroup(path.siteId, path.siteSectionGroupId, payload.position)).pipe(
             Effect.map(({ group, site }) =>
               present.presentGroup(site)(group)
             )

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { Invites } from "./InviteService.js"
 import { Members } from "./MemberService.js"
 import { Organizations } from "./OrganizationService.js"
+import { TeamMembers } from "./TeamMemberService.js"
 import { Teams } from "./TeamService.js"
 
 export * from "./Access.js"
@@ -12,11 +13,12 @@ export * from "./Organization.js"
 export * from "./OrganizationService.js"
 export * from "./Policy.js"
 export * from "./Ports.js"
+export * from "./TeamMemberService.js"
 export * from "./TeamService.js"
 export * from "./TeamViews.js"
 
-/** The organizations context's use cases: organizations, members, teams, invites. */
-export const OrganizationsServices = Layer.mergeAll(Organizations.Default, Teams.Default, Invites.Default).pipe(
+/** The organizations context's use cases: organizations, members, teams, teams' members, invites. */
+export const OrganizationsServices = Layer.mergeAll(Organizations.Default, Teams.Default, TeamMembers.Default, Invites.Default).pipe(
   Layer.provideMerge(Members.Default)
 )
 

@@ -27,8 +27,8 @@ const isSpaceIds = (spaces: CreateSiteInput["spaces"]): spaces is ReadonlyArray<
 
 /**
  * Sites (conventions-2.md §1), the API's `sites` group: creating, listing, reading, changing,
- * publishing and deleting a site. Its structure, share links and publishing settings are
- * `SiteStructure`, `ShareLinks` and `SitePublishing`.
+ * publishing and deleting a site. Its spaces, sections, share links and publishing settings are
+ * `SiteSpaces`, `SiteSections`, `ShareLinks` and `SitePublishing`.
  */
 export class Sites extends Effect.Service<Sites>()("@octavo/domain/Sites", {
   effect: Effect.gen(function*() {

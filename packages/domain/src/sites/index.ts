@@ -2,7 +2,8 @@ import { Layer } from "effect"
 import { ShareLinks } from "./ShareLinkService.js"
 import { SitePublishing } from "./SitePublishingService.js"
 import { Sites } from "./SiteService.js"
-import { SiteStructure } from "./SiteStructureService.js"
+import { SiteSections } from "./SiteSectionService.js"
+import { SiteSpaces } from "./SiteSpaceService.js"
 import { PublishedPlaceFact, SiteSpaceLifecycle } from "./ForSpaces.js"
 import { SiteReadsOneByOne, SiteTreeReadsLive, SiteTreeRowReadsOneByOne } from "./Reads.js"
 
@@ -17,7 +18,8 @@ export * from "./ShareLinkService.js"
 export * from "./Site.js"
 export * from "./SitePublishingService.js"
 export * from "./SiteService.js"
-export * from "./SiteStructureService.js"
+export * from "./SiteSectionService.js"
+export * from "./SiteSpaceService.js"
 export { inOrganization } from "./SiteWork.js"
 export * from "./Structure.js"
 export type {
@@ -31,8 +33,17 @@ export type {
   SiteView
 } from "./Views.js"
 
-/** The sites context's use cases, one service per API group: sites, their structure, share links, publishing. */
-export const SitesServices = Layer.mergeAll(Sites.Default, SiteStructure.Default, ShareLinks.Default, SitePublishing.Default)
+/**
+ * The sites context's use cases, one service per API group (the `siteStructure` group's two: site spaces, and
+ * sections with their groups): sites, their spaces, their sections, share links, publishing.
+ */
+export const SitesServices = Layer.mergeAll(
+  Sites.Default,
+  SiteSpaces.Default,
+  SiteSections.Default,
+  ShareLinks.Default,
+  SitePublishing.Default
+)
 export * from "./Reading.js"
 
 /** The sites context's part of the domain (the list in ../Contexts.ts). */

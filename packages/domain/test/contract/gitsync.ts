@@ -10,7 +10,8 @@ import {
   RevisionId,
   RevisionRepository,
   Sites,
-  SiteStructure,
+  SiteSections,
+  SiteSpaces,
   SpaceFactRows,
   spaceFactRowsOneByOne,
   spaceFacts,
@@ -111,7 +112,8 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: Se
         const changeRequestContent = yield* ChangeRequestContent
         const comments = yield* Comments
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
+        const siteSections = yield* SiteSections
         const { organization, run, space } = yield* adminWithNewSpace("Facts")
         const made = [space.id]
         for (const title of ["Second", "Third"]) made.push((yield* run(spaces.create(organization.id, { title }))).space.id)
@@ -126,8 +128,8 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: Se
         yield* run(comments.post(second, "1", { page: page.id, body: { markdown: "One" } }))
         yield* run(comments.post(second, "1", { page: page.id, body: { markdown: "Two" } }))
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const { section } = yield* run(structure.addSection(site.id, { spaceId: first, title: "Guides" }))
-        yield* run(structure.addSiteSpace(site.id, { spaceId: third, sectionId: section.section.id }))
+        const { section } = yield* run(siteSections.addSection(site.id, { spaceId: first, title: "Guides" }))
+        yield* run(siteSpaces.addSiteSpace(site.id, { spaceId: third, sectionId: section.section.id }))
         const state: GitSyncState = { spaceId: third, repoName: "owner/repo", updatedAt: at(5) }
         yield* (yield* GitSyncRepository).save(state)
 

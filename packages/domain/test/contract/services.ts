@@ -10,6 +10,7 @@ import {
   Organizations,
   SecretsLive,
   type StoragePorts,
+  TeamMembers,
   TeamRepository,
   Teams,
   TOKEN_CHECK_MS,
@@ -81,6 +82,7 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: Se
       Effect.gen(function*() {
         const organizations = yield* Organizations
         const teams = yield* Teams
+        const teamMembers = yield* TeamMembers
         const invites = yield* Invites
         const alice = yield* makeUser()
         const bob = yield* makeUser()
@@ -89,7 +91,7 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: Se
         yield* as(bob)(invites.join(organization.id, invite.invite.id))
         expect(failureTag(yield* Effect.either(as(bob)(invites.join(organization.id, invite.invite.id))))).toBe("Conflict")
         const team = yield* as(alice)(teams.create(organization.id, { title: "Writers", members: [alice.id] }))
-        yield* as(alice)(teams.updateMembers(organization.id, team.team.id, {
+        yield* as(alice)(teamMembers.updateMembers(organization.id, team.team.id, {
           add: [bob.email, alice.id],
           remove: [bob.id],
           memberships: { [alice.id]: { role: "owner" } }
@@ -101,7 +103,7 @@ export const serviceContract = (storage: Layer.Layer<StoragePorts>, services: Se
         expect((yield* as(alice)(organizations.get(organization.id))).permissions.ownTeam).toBe(true)
         expect((yield* as(alice)(teams.get(organization.id, team.team.id))).permissions).toEqual({ admin: true, view: true })
         const bad = yield* Effect.either(
-          as(alice)(teams.updateMembers(organization.id, team.team.id, {
+          as(alice)(teamMembers.updateMembers(organization.id, team.team.id, {
             add: [bob.id, "nobody@example.com"]
           }))
         )

@@ -30,7 +30,8 @@ import {
   ShareLinks,
   SitePublishing,
   Sites,
-  SiteStructure,
+  SiteSections,
+  SiteSpaces,
   SiteStructureRepository,
   type SpaceId,
   SpaceLifecycle,
@@ -391,7 +392,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("create: spaces by id become root site spaces in order, the first the default; defaults of a new site", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
         const { organization, run, spaces } = yield* withSpaces("Zeta", "Alpha", "Mid")
         const ordered = [spaces[1]!, spaces[2]!, spaces[0]!]
         const view = yield* run(sites.create(organization.id, { spaces: ordered }))
@@ -420,16 +421,16 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
           editAdaptiveSchema: true
         })
         expect(view.location).toEqual({ published: false, proxy: null, organization: organization.id, site: view.site.id })
-        const listed = yield* run(structure.listSiteSpaces(view.site.id, {}, first()))
+        const listed = yield* run(siteSpaces.listSiteSpaces(view.site.id, {}, first()))
         expect(spaceIdsOf(listed.items)).toEqual(ordered)
         expect(listed.items.map((v) => v.default)).toEqual([true, false, false])
         expect(listed.items.map((v) => v.siteSpace.path)).toEqual(["alpha", "mid", "zeta"])
         expect(listed.items.map((v) => v.path)).toEqual([[], ["mid"], ["zeta"]])
         expect(view.site.defaultSiteSpaceId).toBe(listed.items[0]!.siteSpace.id)
         expect(listed.site.siteSpaceCount).toBe(3)
-        const defaults = yield* run(structure.listSiteSpaces(view.site.id, { default: true }, first()))
+        const defaults = yield* run(siteSpaces.listSiteSpaces(view.site.id, { default: true }, first()))
         expect(spaceIdsOf(defaults.items)).toEqual([ordered[0]])
-        const others = yield* run(structure.listSiteSpaces(view.site.id, { default: false }, first()))
+        const others = yield* run(siteSpaces.listSiteSpaces(view.site.id, { default: false }, first()))
         expect(spaceIdsOf(others.items)).toEqual(ordered.slice(1))
         const fetched = yield* run(sites.get(view.site.id))
         expect(fetched.site).toEqual(view.site)
@@ -445,14 +446,14 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("create: the object form creates a space titled after the site (cut to 50), the default site space", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
         const spaces = yield* Spaces
         const { organization, run } = yield* adminOfNewOrganization
         const title = "A site whose title runs well past the fifty characters of a space title"
         const view = yield* run(sites.create(organization.id, { title, spaces: {} }))
         expect(view.site.title).toBe(title)
         expect(view.siteSpaceCount).toBe(1)
-        const listed = yield* run(structure.listSiteSpaces(view.site.id, {}, first()))
+        const listed = yield* run(siteSpaces.listSiteSpaces(view.site.id, {}, first()))
         expect(listed.items).toHaveLength(1)
         expect(listed.items[0]!.default).toBe(true)
         expect(view.site.defaultSiteSpaceId).toBe(listed.items[0]!.siteSpace.id)
@@ -460,11 +461,11 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         expect(space.space.title).toBe(title.slice(0, 50))
         expect(space.space.organizationId).toBe(organization.id)
         const named = yield* run(sites.create(organization.id, { title: "Handbook", spaces: { title: "Own title" } }))
-        const own = yield* run(structure.listSiteSpaces(named.site.id, {}, first()))
+        const own = yield* run(siteSpaces.listSiteSpaces(named.site.id, {}, first()))
         expect((yield* run(spaces.get(own.items[0]!.siteSpace.spaceId))).space.title).toBe("Own title")
         expect(own.items[0]!.siteSpace.path).toBe("own-title")
         const untitled = yield* run(sites.create(organization.id, { spaces: {} }))
-        const untitledSpaces = yield* run(structure.listSiteSpaces(untitled.site.id, {}, first()))
+        const untitledSpaces = yield* run(siteSpaces.listSiteSpaces(untitled.site.id, {}, first()))
         expect((yield* run(spaces.get(untitledSpaces.items[0]!.siteSpace.spaceId))).space.title).toBe("Untitled site")
       }))
 
@@ -528,7 +529,8 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("roles: read reads, create shapes and publishes, admin changes; guests and strangers see nothing", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
+        const siteSections = yield* SiteSections
         const shareLinks = yield* ShareLinks
         const publishing = yield* SitePublishing
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
@@ -551,14 +553,14 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
           additionalProperties: false
         })
         expect(yield* tag(reader(sites.create(organization.id, { title: "Mine" })))).toBe("Forbidden")
-        expect(yield* tag(reader(structure.addSiteSpace(id, { spaceId: two! })))).toBe("Forbidden")
+        expect(yield* tag(reader(siteSpaces.addSiteSpace(id, { spaceId: two! })))).toBe("Forbidden")
         expect(yield* tag(reader(sites.publish(id)))).toBe("Forbidden")
 
         // create
         const made = yield* creator(sites.create(organization.id, { title: "Theirs" }))
         expect(made.permissions).toMatchObject({ create: true, admin: false })
-        expect((yield* creator(structure.addSiteSpace(id, { spaceId: two! }))).siteSpace.siteSpace.spaceId).toBe(two)
-        expect((yield* creator(structure.addSection(id, { spaceId: three!, title: "Reference" }))).section.section.title).toBe(
+        expect((yield* creator(siteSpaces.addSiteSpace(id, { spaceId: two! }))).siteSpace.siteSpace.spaceId).toBe(two)
+        expect((yield* creator(siteSections.addSection(id, { spaceId: three!, title: "Reference" }))).section.section.title).toBe(
           "Reference"
         )
         expect((yield* creator(sites.publish(id))).site.published).toBe(true)
@@ -585,7 +587,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         // guests and non-members: not found
         for (const outsider of [guest, stranger]) {
           expect(yield* tag(outsider(sites.get(id)))).toBe("NotFound")
-          expect(yield* tag(outsider(structure.listSiteSpaces(id, {}, first())))).toBe("NotFound")
+          expect(yield* tag(outsider(siteSpaces.listSiteSpaces(id, {}, first())))).toBe("NotFound")
           expect(yield* tag(outsider(sites.publish(id)))).toBe("NotFound")
           expect(yield* tag(outsider(sites.list(organization.id, {}, first())))).toBe("NotFound")
         }
@@ -619,7 +621,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("PATCH: basename unique per organization case-insensitively; proxy lowercased and unique; defaults checked", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
         const { organization, run, spaces: [one, two] } = yield* withSpaces("One", "Two")
         const a = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!] }))
         const b = yield* run(sites.create(organization.id, { title: "Other" }))
@@ -643,9 +645,9 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         expect(cleared.location).toMatchObject({ proxy: null, site: a.site.id })
         expect((yield* run(sites.update(b.site.id, { basename: "handbook" }))).site.basename).toBe("handbook")
 
-        const roots = (yield* run(structure.listSiteSpaces(a.site.id, {}, first()))).items.map((v) => v.siteSpace.id)
+        const roots = (yield* run(siteSpaces.listSiteSpaces(a.site.id, {}, first()))).items.map((v) => v.siteSpace.id)
         expect((yield* run(sites.update(a.site.id, { defaultSiteSpace: roots[1]! }))).site.defaultSiteSpaceId).toBe(roots[1])
-        const defaults = yield* run(structure.listSiteSpaces(a.site.id, { default: true }, first()))
+        const defaults = yield* run(siteSpaces.listSiteSpaces(a.site.id, { default: true }, first()))
         expect(defaults.items.map((v) => v.siteSpace.id)).toEqual([roots[1]])
         expect(yield* tag(run(sites.update(a.site.id, { defaultSiteSpace: SiteSpaceId.make(uniqueId("ss")) })))).toBe(
           "InvalidInput"
@@ -662,16 +664,16 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("site spaces: adding at once to one site keeps one per space, with distinct paths and positions", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
         const { organization, run, spaces: ids } = yield* withSpaces("Guide", "Guide", "Guide", "Guide")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
         const results = yield* Effect.all(
-          [...ids, ids[0]!].map((spaceId) => Effect.either(run(structure.addSiteSpace(site.id, { spaceId })))),
+          [...ids, ids[0]!].map((spaceId) => Effect.either(run(siteSpaces.addSiteSpace(site.id, { spaceId })))),
           { concurrency: "unbounded" }
         )
         expect(results.map(failureTag).filter((t) => t === "success")).toHaveLength(4)
         expect(results.map(failureTag).filter((t) => t === "Conflict")).toHaveLength(1)
-        const listed = yield* run(structure.listSiteSpaces(site.id, {}, first()))
+        const listed = yield* run(siteSpaces.listSiteSpaces(site.id, {}, first()))
         expect([...spaceIdsOf(listed.items)].sort()).toEqual([...ids].sort())
         expect(listed.items.map((v) => v.siteSpace.path).sort()).toEqual(["guide", "guide-2", "guide-3", "guide-4"])
         expect(listed.items.map((v) => v.default)).toEqual([true, false, false, false])
@@ -684,47 +686,47 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("site spaces: paths from the space title, unique in scope; PATCH path and condition; duplicates refused", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
         const { organization, run, spaces: [guide1, guide2, api] } = yield* withSpaces("Guide", "Guide", "API")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const a = (yield* run(structure.addSiteSpace(site.id, { spaceId: guide1! }))).siteSpace
-        const b = (yield* run(structure.addSiteSpace(site.id, { spaceId: guide2! }))).siteSpace
-        const c = (yield* run(structure.addSiteSpace(site.id, { spaceId: api! }))).siteSpace
+        const a = (yield* run(siteSpaces.addSiteSpace(site.id, { spaceId: guide1! }))).siteSpace
+        const b = (yield* run(siteSpaces.addSiteSpace(site.id, { spaceId: guide2! }))).siteSpace
+        const c = (yield* run(siteSpaces.addSiteSpace(site.id, { spaceId: api! }))).siteSpace
         expect([a.siteSpace.path, b.siteSpace.path, c.siteSpace.path]).toEqual(["guide", "guide-2", "api"])
         expect([a.default, b.default, c.default]).toEqual([true, false, false])
         expect(c.path).toEqual(["api"])
         expect(c.siteSpace.condition).toBeNull()
 
         const tag = <A, E extends { _tag: string }, R>(effect: Effect.Effect<A, E, R>) => Effect.map(Effect.either(effect), failureTag)
-        expect(yield* tag(run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "GUIDE" })))).toBe("Conflict")
-        expect(yield* tag(run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "Guide-2" })))).toBe("Conflict")
-        const repathed = yield* run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "Reference/v2" }))
+        expect(yield* tag(run(siteSpaces.updateSiteSpace(site.id, c.siteSpace.id, { path: "GUIDE" })))).toBe("Conflict")
+        expect(yield* tag(run(siteSpaces.updateSiteSpace(site.id, c.siteSpace.id, { path: "Guide-2" })))).toBe("Conflict")
+        const repathed = yield* run(siteSpaces.updateSiteSpace(site.id, c.siteSpace.id, { path: "Reference/v2" }))
         expect(repathed.siteSpace.siteSpace.path).toBe("Reference/v2")
-        expect(yield* tag(run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "a/../b" })))).toBe("InvalidInput")
+        expect(yield* tag(run(siteSpaces.updateSiteSpace(site.id, c.siteSpace.id, { path: "a/../b" })))).toBe("InvalidInput")
 
         const syntax = yield* Effect.either(
-          run(structure.updateSiteSpace(site.id, c.siteSpace.id, { condition: "visitor.claims.plan ==" }))
+          run(siteSpaces.updateSiteSpace(site.id, c.siteSpace.id, { condition: "visitor.claims.plan ==" }))
         )
         expect(failureTag(syntax)).toBe("InvalidInput")
         const condition = "visitor.claims.plan == \"pro\""
-        expect((yield* run(structure.updateSiteSpace(site.id, c.siteSpace.id, { condition }))).siteSpace.siteSpace.condition).toBe(
+        expect((yield* run(siteSpaces.updateSiteSpace(site.id, c.siteSpace.id, { condition }))).siteSpace.siteSpace.condition).toBe(
           condition
         )
-        const untouched = yield* run(structure.updateSiteSpace(site.id, c.siteSpace.id, { path: "ref" }))
+        const untouched = yield* run(siteSpaces.updateSiteSpace(site.id, c.siteSpace.id, { path: "ref" }))
         expect(untouched.siteSpace.siteSpace).toMatchObject({ path: "ref", condition })
-        expect((yield* run(structure.updateSiteSpace(site.id, c.siteSpace.id, { condition: null }))).siteSpace.siteSpace.condition)
+        expect((yield* run(siteSpaces.updateSiteSpace(site.id, c.siteSpace.id, { condition: null }))).siteSpace.siteSpace.condition)
           .toBeNull()
 
-        expect(yield* tag(run(structure.addSiteSpace(site.id, { spaceId: guide1! })))).toBe("Conflict")
+        expect(yield* tag(run(siteSpaces.addSiteSpace(site.id, { spaceId: guide1! })))).toBe("Conflict")
         const sectionless = yield* Effect.either(
-          run(structure.addSiteSpace(site.id, { spaceId: api!, sectionId: SiteSectionId.make(uniqueId("sec")) }))
+          run(siteSpaces.addSiteSpace(site.id, { spaceId: api!, sectionId: SiteSectionId.make(uniqueId("sec")) }))
         )
         expect(failureTag(sectionless)).toBe("InvalidInput")
         expect(invalidField(sectionless)).toBe("sectionId")
 
         // Deleting the default promotes the next one.
-        yield* run(structure.removeSiteSpace(site.id, a.siteSpace.id))
-        const listed = yield* run(structure.listSiteSpaces(site.id, {}, first()))
+        yield* run(siteSpaces.removeSiteSpace(site.id, a.siteSpace.id))
+        const listed = yield* run(siteSpaces.listSiteSpaces(site.id, {}, first()))
         expect(listed.items.map((v) => [v.siteSpace.id, v.default])).toEqual([[b.siteSpace.id, true], [c.siteSpace.id, false]])
         expect((yield* run(sites.get(site.id))).site.defaultSiteSpaceId).toBe(b.siteSpace.id)
         expect(listed.site.siteSpaceCount).toBe(2)
@@ -733,17 +735,18 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("site spaces: the last site space of a section stays (PreconditionFailed)", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
+        const siteSections = yield* SiteSections
         const { organization, run, spaces: [one, two] } = yield* withSpaces("One", "Two")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const { section } = yield* run(structure.addSection(site.id, { spaceId: one!, title: "Guides" }))
+        const { section } = yield* run(siteSections.addSection(site.id, { spaceId: one!, title: "Guides" }))
         const only = section.siteSpaces[0]!
-        expect(failureTag(yield* Effect.either(run(structure.removeSiteSpace(site.id, only.siteSpace.id))))).toBe("PreconditionFailed")
-        const second = yield* run(structure.addSiteSpace(site.id, { spaceId: two!, sectionId: section.section.id }))
-        yield* run(structure.removeSiteSpace(site.id, only.siteSpace.id))
-        const left = yield* run(structure.listSiteSpaces(site.id, {}, first()))
+        expect(failureTag(yield* Effect.either(run(siteSpaces.removeSiteSpace(site.id, only.siteSpace.id))))).toBe("PreconditionFailed")
+        const second = yield* run(siteSpaces.addSiteSpace(site.id, { spaceId: two!, sectionId: section.section.id }))
+        yield* run(siteSpaces.removeSiteSpace(site.id, only.siteSpace.id))
+        const left = yield* run(siteSpaces.listSiteSpaces(site.id, {}, first()))
         expect(left.items.map((v) => [v.siteSpace.id, v.default])).toEqual([[second.siteSpace.siteSpace.id, true]])
-        expect(failureTag(yield* Effect.either(run(structure.removeSiteSpace(site.id, second.siteSpace.siteSpace.id))))).toBe(
+        expect(failureTag(yield* Effect.either(run(siteSpaces.removeSiteSpace(site.id, second.siteSpace.siteSpace.id))))).toBe(
           "PreconditionFailed"
         )
       }))
@@ -751,13 +754,13 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("site spaces: a soft-deleted space's are hidden until restored, and a purged one's are dropped", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
         const publishing = yield* SitePublishing
         const lifecycle = yield* SpaceLifecycle
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!, three!] }))
         const visible = Effect.gen(function*() {
-          const listed = yield* run(structure.listSiteSpaces(site.id, {}, first()))
+          const listed = yield* run(siteSpaces.listSiteSpaces(site.id, {}, first()))
           const pub = yield* run(publishing.published(site.id))
           const view = yield* run(sites.get(site.id))
           const listedSite = (yield* run(sites.list(organization.id, {}, first()))).items.find((v) => v.site.id === site.id)!
@@ -793,15 +796,16 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("reads of several contexts at once: a site's tree with its spaces and collections, the spaces of sites", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
+        const siteSections = yield* SiteSections
         const lifecycle = yield* SpaceLifecycle
         const collections = yield* Collections
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         yield* run(collections.create(organization.id, { title: "Guides" }))
         yield* run(collections.create(organization.id, { title: "References" }))
         const { site } = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!] }))
-        const { section } = yield* run(structure.addSection(site.id, { spaceId: three!, title: "More" }))
-        yield* run(structure.addGroup(site.id, { title: "Grouped", sections: [section.section.id] }))
+        const { section } = yield* run(siteSections.addSection(site.id, { spaceId: three!, title: "More" }))
+        yield* run(siteSections.addGroup(site.id, { title: "Grouped", sections: [section.section.id] }))
         const { site: empty } = yield* run(sites.create(organization.id, { title: "Empty" }))
         yield* run(lifecycle.delete(two!))
 
@@ -832,7 +836,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         expect(factRowsOf(tree.facts).sites.sites.map((s) => s.id)).toEqual([site.id])
         // And what a read of the site shows of them.
         const shownOne = run(Effect.map(
-          structure.listSiteSpaces(site.id, {}, first()),
+          siteSpaces.listSiteSpaces(site.id, {}, first()),
           (listed) => listed.items.find((v) => v.siteSpace.spaceId === one)!.space
         ))
         expect(countsOf(yield* shownOne).changeRequests).toBe(1)
@@ -861,7 +865,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("site spaces: purging the default's space promotes the next one in storage", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
         const lifecycle = yield* SpaceLifecycle
         const { organization, run, spaces: [one, two] } = yield* withSpaces("One", "Two")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs", spaces: [one!, two!] }))
@@ -871,7 +875,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         const stored = yield* (yield* SiteStructureRepository).load(site.id)
         expect(stored.siteSpaces.map((s) => s.spaceId)).toEqual([two])
         expect((yield* run(sites.get(site.id))).site.defaultSiteSpaceId).toBe(stored.siteSpaces[0]!.id)
-        expect((yield* run(structure.listSiteSpaces(site.id, { default: true }, first()))).items.map((v) => v.siteSpace.spaceId))
+        expect((yield* run(siteSpaces.listSiteSpaces(site.id, { default: true }, first()))).items.map((v) => v.siteSpace.spaceId))
           .toEqual([two])
       }))
 
@@ -880,21 +884,22 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("sections: the first one moves the root's site spaces into a default section named after the site", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
+        const siteSections = yield* SiteSections
         const publishing = yield* SitePublishing
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         const { site } = yield* run(sites.create(organization.id, { title: "Acme Handbook", spaces: [one!, two!] }))
-        const roots = yield* run(structure.listSiteSpaces(site.id, {}, first()))
+        const roots = yield* run(siteSpaces.listSiteSpaces(site.id, {}, first()))
         const [r1, r2] = roots.items.map((v) => v.siteSpace.id)
         // Make the second the default first: the moved section keeps it.
         yield* run(sites.update(site.id, { defaultSiteSpace: r2! }))
-        const added = yield* run(structure.addSection(site.id, { spaceId: three!, title: "API Reference" }))
+        const added = yield* run(siteSections.addSection(site.id, { spaceId: three!, title: "API Reference" }))
         expect(added.section.section).toMatchObject({ title: "API Reference", path: "api-reference", groupId: null })
         expect(added.section.default).toBe(false)
         expect(added.section.path).toEqual(["api-reference"])
         expect(added.section.siteSpaces.map((v) => [v.siteSpace.spaceId, v.default])).toEqual([[three, true]])
 
-        const sections = yield* run(structure.listSections(site.id, undefined, first()))
+        const sections = yield* run(siteSections.listSections(site.id, undefined, first()))
         expect(sections.items.map((s) => [s.section.title, s.section.path, s.default])).toEqual([
           ["Acme Handbook", "acme-handbook", true],
           ["API Reference", "api-reference", false]
@@ -910,53 +915,54 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
 
         // A site space added with no section goes to the default section.
         const four = (yield* run((yield* Spaces).create(organization.id, { title: "Four" }))).space.id
-        const toDefault = yield* run(structure.addSiteSpace(site.id, { spaceId: four }))
+        const toDefault = yield* run(siteSpaces.addSiteSpace(site.id, { spaceId: four }))
         expect(toDefault.siteSpace.siteSpace.sectionId).toBe(moved.section.id)
         expect(toDefault.siteSpace.path).toEqual(["four"])
-        const siteDefault = yield* run(structure.listSiteSpaces(site.id, { default: true }, first()))
+        const siteDefault = yield* run(siteSpaces.listSiteSpaces(site.id, { default: true }, first()))
         expect(siteDefault.items.map((v) => v.siteSpace.id)).toEqual([r2])
       }))
 
     it.effect("sections: on an empty site the first is the default; paths conflict; the last one's removal empties the site", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
+        const siteSections = yield* SiteSections
         const publishing = yield* SitePublishing
         const { organization, run, spaces: [one, two, three] } = yield* withSpaces("One", "Two", "Three")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        const a = yield* run(structure.addSection(site.id, { spaceId: one!, title: "Guides" }))
+        const a = yield* run(siteSections.addSection(site.id, { spaceId: one!, title: "Guides" }))
         expect(a.section.default).toBe(true)
-        expect((yield* run(structure.listSections(site.id, undefined, first()))).items).toHaveLength(1)
-        expect(failureTag(yield* Effect.either(run(structure.addSection(site.id, { spaceId: two!, title: "GUIDES" }))))).toBe(
+        expect((yield* run(siteSections.listSections(site.id, undefined, first()))).items).toHaveLength(1)
+        expect(failureTag(yield* Effect.either(run(siteSections.addSection(site.id, { spaceId: two!, title: "GUIDES" }))))).toBe(
           "Conflict"
         )
-        const b = yield* run(structure.addSection(site.id, { spaceId: two!, title: "Reference" }))
-        expect(failureTag(yield* Effect.either(run(structure.updateSection(site.id, b.section.section.id, { path: "guides" }))))).toBe(
+        const b = yield* run(siteSections.addSection(site.id, { spaceId: two!, title: "Reference" }))
+        expect(failureTag(yield* Effect.either(run(siteSections.updateSection(site.id, b.section.section.id, { path: "guides" }))))).toBe(
           "Conflict"
         )
         // A space appears once per section, but may be in several sections.
-        yield* run(structure.addSiteSpace(site.id, { spaceId: one!, sectionId: b.section.section.id }))
+        yield* run(siteSpaces.addSiteSpace(site.id, { spaceId: one!, sectionId: b.section.section.id }))
         expect(
-          failureTag(yield* Effect.either(run(structure.addSiteSpace(site.id, { spaceId: one!, sectionId: b.section.section.id }))))
+          failureTag(yield* Effect.either(run(siteSpaces.addSiteSpace(site.id, { spaceId: one!, sectionId: b.section.section.id }))))
         ).toBe("Conflict")
-        yield* run(structure.addSiteSpace(site.id, { spaceId: three!, sectionId: a.section.section.id }))
+        yield* run(siteSpaces.addSiteSpace(site.id, { spaceId: three!, sectionId: a.section.section.id }))
 
         // Deleting the default section promotes the next; deleting the last empties the site.
-        yield* run(structure.removeSection(site.id, a.section.section.id))
-        const rest = yield* run(structure.listSections(site.id, undefined, first()))
+        yield* run(siteSections.removeSection(site.id, a.section.section.id))
+        const rest = yield* run(siteSections.listSections(site.id, undefined, first()))
         expect(rest.items.map((s) => [s.section.id, s.default])).toEqual([[b.section.section.id, true]])
         expect(rest.site.siteSpaceCount).toBe(2)
-        yield* run(structure.removeSection(site.id, b.section.section.id))
+        yield* run(siteSections.removeSection(site.id, b.section.section.id))
         const empty = yield* run(sites.get(site.id))
         expect(empty.site).toMatchObject({ defaultSectionId: null, defaultSiteSpaceId: null })
         expect(empty.siteSpaceCount).toBe(0)
-        expect((yield* run(structure.listSiteSpaces(site.id, {}, first()))).items).toEqual([])
-        expect((yield* run(structure.listSections(site.id, undefined, first()))).items).toEqual([])
+        expect((yield* run(siteSpaces.listSiteSpaces(site.id, {}, first()))).items).toEqual([])
+        expect((yield* run(siteSections.listSections(site.id, undefined, first()))).items).toEqual([])
         const pub = yield* run(publishing.published(site.id))
         expect(pub.structure).toEqual({ type: "siteSpaces", items: [] })
         expect(yield* (yield* SiteStructureRepository).load(site.id)).toEqual({ sections: [], groups: [], siteSpaces: [] })
         // Back to plain site spaces.
-        const root = yield* run(structure.addSiteSpace(site.id, { spaceId: one! }))
+        const root = yield* run(siteSpaces.addSiteSpace(site.id, { spaceId: one! }))
         expect(root.siteSpace).toMatchObject({ default: true, path: [] })
         expect(root.siteSpace.siteSpace.sectionId).toBeNull()
       }))
@@ -964,20 +970,20 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("groups: need sections; removal returns members to the root in the group's place; removing a non-member is not found", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSections = yield* SiteSections
         const publishing = yield* SitePublishing
         const { organization, run, spaces: [one, two, three, four] } = yield* withSpaces("One", "Two", "Three", "Four")
         const { site } = yield* run(sites.create(organization.id, { title: "Docs" }))
-        expect(failureTag(yield* Effect.either(run(structure.addGroup(site.id, { title: "Group" }))))).toBe("PreconditionFailed")
+        expect(failureTag(yield* Effect.either(run(siteSections.addGroup(site.id, { title: "Group" }))))).toBe("PreconditionFailed")
         const s = [] as Array<SiteSectionId>
         for (const [i, spaceId] of [one!, two!, three!, four!].entries()) {
-          s.push((yield* run(structure.addSection(site.id, { spaceId, title: `Section ${i + 1}` }))).section.section.id)
+          s.push((yield* run(siteSections.addSection(site.id, { spaceId, title: `Section ${i + 1}` }))).section.section.id)
         }
         const [s1, s2, s3, s4] = s as [SiteSectionId, SiteSectionId, SiteSectionId, SiteSectionId]
-        const { group } = yield* run(structure.addGroup(site.id, { title: "Group", sections: [s3, s1] }))
+        const { group } = yield* run(siteSections.addGroup(site.id, { title: "Group", sections: [s3, s1] }))
         expect(group.sections.map((x) => x.section.id)).toEqual([s3, s1])
         // The group sits at the end of the root: s2, s4, group(s3, s1).
-        yield* run(structure.moveGroup(site.id, group.group.id, { after: { type: "site-section", id: s2 } }))
+        yield* run(siteSections.moveGroup(site.id, group.group.id, { after: { type: "site-section", id: s2 } }))
         const order = Effect.map(run(publishing.published(site.id)), (pub) =>
           pub.structure.type === "sections"
             ? pub.structure.items.map((item) =>
@@ -985,18 +991,23 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
             )
             : [])
         expect(yield* order).toEqual([s2, `group:${s3},${s1}`, s4])
-        expect((yield* run(structure.listSections(site.id, undefined, first()))).items.map((x) => x.section.id)).toEqual([s2, s3, s1, s4])
+        expect((yield* run(siteSections.listSections(site.id, undefined, first()))).items.map((x) => x.section.id)).toEqual([
+          s2,
+          s3,
+          s1,
+          s4
+        ])
 
-        const notMember = yield* Effect.either(run(structure.removeSectionFromGroup(site.id, group.group.id, s2)))
+        const notMember = yield* Effect.either(run(siteSections.removeSectionFromGroup(site.id, group.group.id, s2)))
         expect(failureTag(notMember)).toBe("NotFound")
         expect(yield* order).toEqual([s2, `group:${s3},${s1}`, s4])
         // Adding a member again changes nothing.
-        const same = yield* run(structure.addSectionToGroup(site.id, group.group.id, s3))
+        const same = yield* run(siteSections.addSectionToGroup(site.id, group.group.id, s3))
         expect(same.group.sections.map((x) => x.section.id)).toEqual([s3, s1])
 
-        yield* run(structure.removeGroup(site.id, group.group.id))
+        yield* run(siteSections.removeGroup(site.id, group.group.id))
         expect(yield* order).toEqual([s2, s3, s1, s4])
-        expect((yield* run(structure.listGroups(site.id, first()))).items).toEqual([])
+        expect((yield* run(siteSections.listGroups(site.id, first()))).items).toEqual([])
         const stored = yield* (yield* SiteStructureRepository).load(site.id)
         expect(stored.groups).toEqual([])
         expect(stored.sections.every((x) => x.groupId === null)).toBe(true)
@@ -1007,7 +1018,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
     it.effect("share keys: only an active key of this published share-link site is carried; others are ignored; bad ones refused", () =>
       Effect.gen(function*() {
         const sites = yield* Sites
-        const structure = yield* SiteStructure
+        const siteSpaces = yield* SiteSpaces
         const shareLinks = yield* ShareLinks
         const publishing = yield* SitePublishing
         const { organization, run, spaces: [one] } = yield* withSpaces("One")
@@ -1032,7 +1043,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         const keyOf = (key: string) =>
           Effect.gen(function*() {
             const fromGet = (yield* run(sites.get(site.id, key))).shareKey
-            const fromList = (yield* run(structure.listSiteSpaces(site.id, { shareKey: key }, first()))).site.shareKey
+            const fromList = (yield* run(siteSpaces.listSiteSpaces(site.id, { shareKey: key }, first()))).site.shareKey
             expect(fromList).toBe(fromGet)
             return fromGet
           })
@@ -1051,7 +1062,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
         const bad = yield* Effect.either(run(sites.get(site.id, "bad key!")))
         expect(failureTag(bad)).toBe("InvalidInput")
         expect(invalidField(bad)).toBe("shareKey")
-        expect(failureTag(yield* Effect.either(run(structure.listSiteSpaces(site.id, { shareKey: "bad key!" }, first()))))).toBe(
+        expect(failureTag(yield* Effect.either(run(siteSpaces.listSiteSpaces(site.id, { shareKey: "bad key!" }, first()))))).toBe(
           "InvalidInput"
         )
         // Another visibility: ignored.

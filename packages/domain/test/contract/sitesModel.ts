@@ -12,7 +12,8 @@ import {
   SiteSpaceId,
   SitePublishing,
   Sites,
-  SiteStructure,
+  SiteSections,
+  SiteSpaces,
   SiteStructureRepository,
   type SiteTree,
   type SpaceId,
@@ -97,7 +98,7 @@ interface World {
   readonly siteId: SiteId
   readonly spaces: ReadonlyArray<SpaceId>
   readonly run: <A, E extends { readonly _tag: string }>(
-    effect: Effect.Effect<A, E, Sites | SiteStructure | Actor>
+    effect: Effect.Effect<A, E, Sites | SiteSpaces | SiteSections | Actor>
   ) => Promise<Either.Either<A, E>>
   readonly read: () => Promise<{ readonly structure: PublishedStructure; readonly tree: SiteTree }>
 }
@@ -112,7 +113,10 @@ interface Step {
   readonly name: string
   /** Applies the command to the model when the real call succeeded; the expected outcome first. */
   readonly expect: (model: Model) => Outcome
-  readonly call: (model: Model, world: World) => Effect.Effect<unknown, { readonly _tag: string }, Sites | SiteStructure | Actor>
+  readonly call: (
+    model: Model,
+    world: World
+  ) => Effect.Effect<unknown, { readonly _tag: string }, Sites | SiteSpaces | SiteSections | Actor>
   readonly apply: (model: Model, result: unknown, world: World) => void | Promise<void>
 }
 
@@ -144,8 +148,8 @@ const allCommands = [
         return m.sections.get(target)!.siteSpaces.some((s) => m.spaceOf.get(s) === space) ? "Conflict" : "success"
       },
       call: (m, w) =>
-        Effect.flatMap(SiteStructure, (structure) =>
-          structure.addSiteSpace(w.siteId, {
+        Effect.flatMap(SiteSpaces, (siteSpaces) =>
+          siteSpaces.addSiteSpace(w.siteId, {
             spaceId: w.spaces[space]!,
             ...(section === null ? {} : { sectionId: SiteSectionId.make(pick(sectionIds(m), section) ?? "noSuchSection") })
           })),
@@ -176,8 +180,8 @@ const allCommands = [
       },
       call: (m, w) =>
         Effect.flatMap(
-          SiteStructure,
-          (structure) => structure.removeSiteSpace(w.siteId, SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"))
+          SiteSpaces,
+          (siteSpaces) => siteSpaces.removeSiteSpace(w.siteId, SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"))
         ),
       apply: (m) => {
         const id = pick(m.allSiteSpaces(), n)!
@@ -202,8 +206,8 @@ const allCommands = [
         expect: (m) => (pick(m.allSiteSpaces(), n) === undefined ? "NotFound" : "success"),
         call: (m, w) => {
           const other = targetOf(m)
-          return Effect.flatMap(SiteStructure, (structure) =>
-            structure.moveSiteSpace(
+          return Effect.flatMap(SiteSpaces, (siteSpaces) =>
+            siteSpaces.moveSiteSpace(
               w.siteId,
               SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"),
               other === undefined ? undefined : { [side]: { type: "site-space", siteSpace: other } }
@@ -247,8 +251,8 @@ const allCommands = [
         return m.scopeOf(id).some((s) => s !== id && m.pathOf.get(s)!.toLowerCase() === path.toLowerCase()) ? "Conflict" : "success"
       },
       call: (m, w) =>
-        Effect.flatMap(SiteStructure, (structure) =>
-          structure.updateSiteSpace(w.siteId, SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"), { path })),
+        Effect.flatMap(SiteSpaces, (siteSpaces) =>
+          siteSpaces.updateSiteSpace(w.siteId, SiteSpaceId.make(pick(m.allSiteSpaces(), n) ?? "noSuchSiteSpace"), { path })),
       apply: (m) =>
         void m.pathOf.set(pick(m.allSiteSpaces(), n)!, path)
     })
@@ -258,8 +262,8 @@ const allCommands = [
       name: `add section for space ${space} in group ${group}`,
       expect: (m) => ([...m.sections.values()].some((s) => s.path === titleOf(space).toLowerCase()) ? "Conflict" : "success"),
       call: (m, w) =>
-        Effect.flatMap(SiteStructure, (structure) =>
-          structure.addSection(w.siteId, {
+        Effect.flatMap(SiteSections, (siteSections) =>
+          siteSections.addSection(w.siteId, {
             spaceId: w.spaces[space]!,
             ...(group === null || m.groups.size === 0 ? {} : { sectionGroupId: SiteSectionGroupId.make(pick(groupIds(m), group)!) })
           })),
@@ -291,8 +295,8 @@ const allCommands = [
       name: `remove section ${n}`,
       expect: (m) => (m.hasSections() ? "success" : "NotFound"),
       call: (m, w) =>
-        Effect.flatMap(SiteStructure, (structure) =>
-          structure.removeSection(w.siteId, SiteSectionId.make(pick(sectionIds(m), n) ?? "noSuchSection"))),
+        Effect.flatMap(SiteSections, (siteSections) =>
+          siteSections.removeSection(w.siteId, SiteSectionId.make(pick(sectionIds(m), n) ?? "noSuchSection"))),
       apply: (m) => {
         const id = pick(sectionIds(m), n)!
         if (m.sections.size === 1) {
@@ -320,15 +324,15 @@ const allCommands = [
         name: `move section or group ${n} ${side} ${target}`,
         expect: (m) => (pick(items(m), n) === undefined ? "NotFound" : "success"),
         call: (m, w) =>
-          Effect.flatMap(SiteStructure, (structure): Effect.Effect<unknown, { readonly _tag: string }, Actor> => {
+          Effect.flatMap(SiteSections, (siteSections): Effect.Effect<unknown, { readonly _tag: string }, Actor> => {
             const id = pick(items(m), n)
             const other = targetOf(m)
             const position = other === undefined
               ? undefined
               : { [side]: { type: m.groups.has(other) ? "site-section-group" as const : "site-section" as const, id: other } }
             return id !== undefined && m.groups.has(id)
-              ? structure.moveGroup(w.siteId, SiteSectionGroupId.make(id), position)
-              : structure.moveSection(w.siteId, SiteSectionId.make(id ?? "noSuchSection"), position)
+              ? siteSections.moveGroup(w.siteId, SiteSectionGroupId.make(id), position)
+              : siteSections.moveSection(w.siteId, SiteSectionId.make(id ?? "noSuchSection"), position)
           }),
         apply: (m) => {
           const id = pick(items(m), n)!
@@ -347,9 +351,12 @@ const allCommands = [
       expect: (m) => (m.hasSections() ? "success" : "PreconditionFailed"),
       call: (m, w) =>
         Effect.flatMap(
-          SiteStructure,
-          (structure) =>
-            structure.addGroup(w.siteId, { title: "Group", sections: m.hasSections() ? members(m).map((s) => SiteSectionId.make(s)) : [] })
+          SiteSections,
+          (siteSections) =>
+            siteSections.addGroup(w.siteId, {
+              title: "Group",
+              sections: m.hasSections() ? members(m).map((s) => SiteSectionId.make(s)) : []
+            })
         ),
       apply: (m, result) => {
         const id = (result as { group: { group: { id: string } } }).group.group.id
@@ -374,10 +381,12 @@ const allCommands = [
         return join || m.groups.get(group)!.includes(section) ? "success" : "NotFound"
       },
       call: (m, w) =>
-        Effect.flatMap(SiteStructure, (structure) => {
+        Effect.flatMap(SiteSections, (siteSections) => {
           const group = SiteSectionGroupId.make(pick(groupIds(m), g) ?? "noSuchGroup")
           const section = SiteSectionId.make(pick(sectionIds(m), s) ?? "noSuchSection")
-          return join ? structure.addSectionToGroup(w.siteId, group, section) : structure.removeSectionFromGroup(w.siteId, group, section)
+          return join
+            ? siteSections.addSectionToGroup(w.siteId, group, section)
+            : siteSections.removeSectionFromGroup(w.siteId, group, section)
         }),
       apply: (m) => {
         const group = pick(groupIds(m), g)!
@@ -394,8 +403,8 @@ const allCommands = [
       name: `remove group ${g}`,
       expect: (m) => (m.groups.size === 0 ? "NotFound" : "success"),
       call: (m, w) =>
-        Effect.flatMap(SiteStructure, (structure) =>
-          structure.removeGroup(w.siteId, SiteSectionGroupId.make(pick(groupIds(m), g) ?? "noSuchGroup"))),
+        Effect.flatMap(SiteSections, (siteSections) =>
+          siteSections.removeGroup(w.siteId, SiteSectionGroupId.make(pick(groupIds(m), g) ?? "noSuchGroup"))),
       apply: (m) => {
         const group = pick(groupIds(m), g)!
         const at = m.rootItems.indexOf(group)
