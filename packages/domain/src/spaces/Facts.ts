@@ -70,7 +70,6 @@ export const spaceFactRowsOneByOne = <const Facts extends ReadonlyArray<AnySpace
 
 /** What later contexts show of some spaces, fact by fact. */
 export class SpaceFacts {
-  static readonly none = new SpaceFacts(new Map())
   constructor(private readonly shown: ReadonlyMap<string, ReadonlyMap<SpaceId, unknown>>) {}
   /** What `fact` shows of the space, if anything. */
   of<Shown>(fact: SpaceFactShowing<Shown>, spaceId: SpaceId): Shown | undefined {
