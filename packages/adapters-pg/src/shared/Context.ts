@@ -17,8 +17,7 @@ export interface PgSpaceFact {
  * of what it shows on views of spaces.
  */
 /** A context's storage: what it provides, over a SqlClient and what the composition gives every context. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyStorage = Layer.Layer<never, never, any>
+type AnyStorage = Layer.Layer<never, never, unknown>
 
 export interface PgContext<L extends AnyStorage> {
   readonly storage: L

@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
-import { type FactRows, type SpaceFact, SpaceFactRows, SpaceId } from "@octavo/domain"
+import { type FactRows, type SpaceFactReading, SpaceFactRows, SpaceId } from "@octavo/domain"
 import { Context, Effect, Layer, ParseResult, Schema } from "effect"
 import { single } from "../shared/Rows.js"
 import type { PgSpaceFact } from "../shared/Context.js"
@@ -12,8 +12,7 @@ import type { Ids } from "../shared/Sql.js"
 
 /** The column of `fact`: `column` selects one JSON value that `rows` decodes into the fact's rows. */
 export const pgSpaceFact = <Rows, I>(
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  fact: SpaceFact<Rows, any, any, any>,
+  fact: SpaceFactReading<Rows>,
   column: (sql: SqlClient.SqlClient, ids: Ids) => Fragment,
   rows: Schema.Schema<Rows, I>
 ): PgSpaceFact => ({ key: fact.key, column, rows: rows as Schema.Schema<unknown, unknown> })

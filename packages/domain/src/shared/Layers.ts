@@ -2,8 +2,7 @@ import { Layer } from "effect"
 
 // Compositions over a list of layers (one per context, say), keeping what each provides, fails with and needs.
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyLayer = Layer.Layer<never, any, any>
+type AnyLayer = Layer.Layer<never, unknown, unknown>
 /** What any of the layers provides. */
 export type OutOf<L> = L extends Layer.Layer<infer A, infer _E, infer _R> ? A : never
 /** How any of the layers may fail. */

@@ -24,19 +24,26 @@ export interface SpaceFact<Rows, Shown, RRead = never, RShow = never> {
   readonly show: Effect.Effect<(rows: Rows, asked: SpacesAsked) => Effect.Effect<ReadonlyMap<SpaceId, Shown>>, never, RShow>
 }
 
-/** A `SpaceFact` that shows `Shown`, whatever its rows and needs, as a list of them or a presenter holds it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type SpaceFactShowing<Shown> = SpaceFact<any, Shown, any, any>
+/** A `SpaceFact` as a reader of its rows sees it: whatever its rule and needs, the rows it reads. */
+export interface SpaceFactReading<Rows> {
+  readonly key: string
+  readonly read: Effect.Effect<(spaceIds: ReadonlyArray<SpaceId>) => Effect.Effect<Rows>, never, unknown>
+}
 
-/** Any `SpaceFact`. */
-export type AnySpaceFact = SpaceFactShowing<unknown>
+/** A `SpaceFact` as a presenter sees it: whatever its rows and needs, what it shows. */
+export interface SpaceFactShowing<Shown> {
+  readonly key: string
+  readonly show: Effect.Effect<(rows: never, asked: SpacesAsked) => Effect.Effect<ReadonlyMap<SpaceId, Shown>>, never, unknown>
+}
+
+/** Any `SpaceFact`, as a list of them holds it. */
+export type AnySpaceFact = SpaceFactReading<unknown> & SpaceFactShowing<unknown>
 
 /** The rows of each contributed fact for some spaces, by the fact's key. */
 export type FactRows = ReadonlyMap<string, unknown>
 
 /** The rows of `fact` among `rows` (the storage read them under its key). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const rowsOf = <Rows>(fact: SpaceFact<Rows, any, any, any>, rows: FactRows): Rows => rows.get(fact.key) as Rows
+export const rowsOf = <Rows>(fact: SpaceFactReading<Rows>, rows: FactRows): Rows => rows.get(fact.key) as Rows
 
 /**
  * The storage port: the rows of every contributed fact for many spaces at once. A storage that can read them in one
@@ -92,8 +99,11 @@ export const spaceFactShows = <const Facts extends ReadonlyArray<AnySpaceFact>>(
       SpaceFactShows.of({
         show: (rows, asked) =>
           Effect.map(
-            Effect.forEach(shows, ({ fact, show }) => Effect.map(show(rows.get(fact.key), asked), (shown) => [fact.key, shown] as const)),
-            (shown) => new SpaceFacts(new Map(shown))
+            // Each fact's rows are those the storage read under its key, of the type its `read` answers.
+            Effect.forEach(shows, ({ fact, show }) =>
+              Effect.map(show(rows.get(fact.key) as never, asked), (shown) => [fact.key, shown] as const)),
+            (shown) =>
+              new SpaceFacts(new Map(shown))
           )
       }))
   ) as Layer.Layer<SpaceFactShows, never, RShowOf<Facts[number]>>
