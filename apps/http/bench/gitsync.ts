@@ -28,52 +28,9 @@ import type { StorageChoice } from "../src/Config.js"
 import { ServerInstanceLive } from "../src/gitsync/index.js"
 import { storageLayer } from "../src/Storage.js"
 import { ADMIN, withBenchSchema } from "./common.js"
+import { gitRepository } from "./gitRepository.js"
 
 const PAGES = Number(process.env["BENCH_PAGES"] ?? 1_000)
-const SECTIONS = 20
-const ASSETS = 50
-
-/** A repository in the Git Sync format: `PAGES` pages in `SECTIONS` sections, each section a README with children. */
-const repository = (): Map<string, Uint8Array> => {
-  const encoder = new TextEncoder()
-  const files = new Map<string, Uint8Array>()
-  const summary = ["# Table of contents", "", "* [Home](README.md)"]
-  files.set("README.md", encoder.encode("# Home\n\nWelcome to the benchmark.\n"))
-  const perSection = Math.ceil((PAGES - 1 - SECTIONS) / SECTIONS)
-  let written = 1
-  for (let s = 0; s < SECTIONS && written < PAGES; s++) {
-    summary.push(`* [Section ${s}](section-${s}/README.md)`)
-    files.set(`section-${s}/README.md`, encoder.encode(`---\ndescription: Section ${s}\n---\n\n# Section ${s}\n\nAbout section ${s}.\n`))
-    written++
-    for (let p = 0; p < perSection && written < PAGES; p++, written++) {
-      const asset = `image-${(s * perSection + p) % ASSETS}.png`
-      summary.push(`  * [Page ${s}.${p}](section-${s}/page-${p}.md)`)
-      const body = [
-        `# Page ${s}.${p}`,
-        "",
-        `Paragraph about topic ${s}.${p}, with a link [home](../README.md) and an image ![diagram](../.gitbook/assets/${asset}).`,
-        "",
-        "```sh",
-        `octavo run --section ${s} --page ${p}`,
-        "```",
-        "",
-        "{% hint style=\"info\" %}",
-        `Hint number ${p}.`,
-        "{% endhint %}",
-        "",
-        "| Key | Value |",
-        "| --- | ----- |",
-        `| a   | ${p}     |`,
-        ""
-      ]
-      files.set(`section-${s}/page-${p}.md`, encoder.encode(body.join("\n")))
-    }
-  }
-  for (let a = 0; a < ASSETS; a++) files.set(`.gitbook/assets/image-${a}.png`, new Uint8Array(2048).map((_, i) => (i * (a + 7)) % 251))
-  files.set("SUMMARY.md", encoder.encode(`${summary.join("\n")}\n`))
-  return files
-}
-
 /** Runs `work` while sampling this process's resident memory: seconds taken and the peak seen. */
 const measured = <A, E>(work: Effect.Effect<A, E>) =>
   Effect.gen(function*() {
@@ -135,7 +92,7 @@ const program = Effect.gen(function*() {
   process.stdout.write(`Octavo Git Sync benchmark: Node ${process.version}, ${new Date().toISOString()}\n`)
   const server = yield* Effect.acquireRelease(Effect.promise(startGitServer), (s) => Effect.promise(s.close))
   server.create("bench")
-  const files = repository()
+  const files = gitRepository(PAGES)
   commitFiles(server, "bench", files, "Benchmark repository")
   process.stdout.write(`repository: ${files.size} files\n`)
   const dataDir = mkdtempSync(join(tmpdir(), "octavo-bench-"))

@@ -46,6 +46,12 @@ export const AppConfig = Config.all({
   shutdownGraceMs: milliseconds("OCTAVO_SHUTDOWN_GRACE_MS", 10_000),
   /** How long a client may take to send a request's headers and body, from its first byte. */
   requestTimeoutMs: milliseconds("OCTAVO_REQUEST_TIMEOUT_MS", 30_000),
+  /**
+   * How long an idle kept-alive connection stays open: longer than a load balancer's own idle timeout (60 s on the
+   * common ones), so that the balancer, not the server, closes an idle connection and never sends a request into one
+   * the server is closing.
+   */
+  keepAliveTimeoutMs: milliseconds("OCTAVO_KEEP_ALIVE_TIMEOUT_MS", 65_000),
   /** Connections one client address may hold at once; 0 for no cap (behind a proxy every client has its address). */
   maxConnectionsPerAddress: Config.integer("OCTAVO_MAX_CONNECTIONS_PER_ADDRESS").pipe(
     Config.withDefault(64),

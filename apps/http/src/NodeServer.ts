@@ -9,6 +9,8 @@ import { apiError } from "./shared/Errors.js"
 export interface ConnectionLimits {
   /** A request's headers and body must all arrive within this many milliseconds of its first byte: 408 otherwise. */
   readonly requestTimeoutMs: number
+  /** How long an idle kept-alive connection is kept open for the client's next request. */
+  readonly keepAliveTimeoutMs: number
   /** How many connections one client address may hold at once (0: no cap); the excess is closed at once. */
   readonly maxConnectionsPerAddress: number
 }
@@ -61,6 +63,7 @@ export const makeNodeServer = (limits: ConnectionLimits): Server => {
   const server = createServer({
     requestTimeout: limits.requestTimeoutMs,
     headersTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(limits.requestTimeoutMs / 4)))
   })
 

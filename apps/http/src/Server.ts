@@ -14,6 +14,7 @@ import {
   WebFetcherLive,
   type WebFetchOptions,
   WorkerPoolLive,
+  EventLoopTurnsLive,
   type WorkerPoolOptions
 } from "@octavo/adapters-node"
 import { DomainServices, type StoragePorts } from "@octavo/domain"
@@ -86,7 +87,8 @@ export const makeHttpApp = (storage: Layer.Layer<StoragePorts, unknown>, options
         SecretBoxLive(options.secretKey),
         GitRepositoriesLive({ allow: options.fetch?.allow ?? [], classify: classifyAddress, ...options.git }),
         ServerInstanceLive(options.instance),
-        WorkerPoolLive(options.parse)
+        WorkerPoolLive(options.parse),
+        EventLoopTurnsLive
       )
     )
   )

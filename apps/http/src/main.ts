@@ -46,6 +46,7 @@ const Main = Layer.unwrapEffect(Effect.gen(function*() {
     () =>
       NodeServer.makeNodeServer({
         requestTimeoutMs: config.requestTimeoutMs,
+        keepAliveTimeoutMs: config.keepAliveTimeoutMs,
         maxConnectionsPerAddress: config.maxConnectionsPerAddress
       }),
     { port: config.port },

@@ -15,6 +15,7 @@ describe("configuration", () => {
         importAllow: [],
         importTimeoutMs: 10_000,
         requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 65_000,
         maxConnectionsPerAddress: 64,
         rateLimitPerMinute: 1_200,
         rateLimitAnonymousPerMinute: 300,

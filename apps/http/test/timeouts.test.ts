@@ -13,10 +13,13 @@ const MAX_PER_ADDRESS = 3
 /** The whole app over the server main.ts starts, with a short request timeout and a small cap per address. */
 const server = makeHttpApp(MemoryStorage, { publicUrl: PUBLIC_URL, adminToken: ADMIN_TOKEN }).pipe(
   Layer.provideMerge(
-    NodeHttpServer.layer(() => makeNodeServer({ requestTimeoutMs: TIMEOUT_MS, maxConnectionsPerAddress: MAX_PER_ADDRESS }), {
-      port: 0,
-      host: "127.0.0.1"
-    })
+    NodeHttpServer.layer(
+      () => makeNodeServer({ requestTimeoutMs: TIMEOUT_MS, keepAliveTimeoutMs: 65_000, maxConnectionsPerAddress: MAX_PER_ADDRESS }),
+      {
+        port: 0,
+        host: "127.0.0.1"
+      }
+    )
   ),
   Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
 )

@@ -11,6 +11,7 @@ export {
   WebFetcherLive,
   type WebFetchOptions
 } from "./shared/WebFetch.js"
+export { EventLoopTurnsLive } from "./shared/EventLoopTurns.js"
 export { DEFAULT_WORKER_POOL, defaultParseWorkers, WorkerPoolLive, type WorkerPoolOptions } from "./shared/WorkerPool.js"
 export { parseUserAgent, rememberingParser, UserAgentsLive } from "./insights/UserAgents.js"
 export { verifyVisitorToken, VisitorTokensLive } from "./insights/VisitorTokens.js"

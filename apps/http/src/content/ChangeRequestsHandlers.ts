@@ -70,13 +70,19 @@ export const ChangeRequestsLive = HttpApiBuilder.group(
         .handle(
           "page",
           ({ path, urlParams }) =>
-            domain(content.page(path.spaceId, path.changeRequestId, path.pageId)).pipe(
-              Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
+            domain(
+              Effect.flatMap(
+                content.page(path.spaceId, path.changeRequestId, path.pageId),
+                presentPage(path.spaceId, readOptions(urlParams))
+              )
             )
         )
         .handle("pageByPath", ({ path, urlParams }) =>
-          domain(content.pageByPath(path.spaceId, path.changeRequestId, path.pagePath)).pipe(
-            Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
+          domain(
+            Effect.flatMap(
+              content.pageByPath(path.spaceId, path.changeRequestId, path.pagePath),
+              presentPage(path.spaceId, readOptions(urlParams))
+            )
           ))
         .handle("files", ({ path, urlParams }) =>
           listOf(

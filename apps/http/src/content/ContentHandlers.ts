@@ -29,11 +29,9 @@ export const ContentLive = HttpApiBuilder.group(OctavoBase.add(ContentApi), "con
       .handle("pages", ({ path, urlParams }) =>
         domain(content.current(path.spaceId)).pipe(Effect.map(presentPages(path.spaceId, readOptions(urlParams)))))
       .handle("page", ({ path, urlParams }) =>
-        domain(content.page(path.spaceId, path.pageId)).pipe(Effect.map(presentPage(path.spaceId, readOptions(urlParams)))))
+        domain(Effect.flatMap(content.page(path.spaceId, path.pageId), presentPage(path.spaceId, readOptions(urlParams)))))
       .handle("pageByPath", ({ path, urlParams }) =>
-        domain(content.pageByPath(path.spaceId, path.pagePath)).pipe(
-          Effect.map(presentPage(path.spaceId, readOptions(urlParams)))
-        ))
+        domain(Effect.flatMap(content.pageByPath(path.spaceId, path.pagePath), presentPage(path.spaceId, readOptions(urlParams)))))
       .handle("files", ({ path, urlParams }) =>
         listOf(fileListKey(path.spaceId), urlParams, (page) =>
           files.files(path.spaceId, page), presentFile(path.spaceId, readOptions(urlParams))))

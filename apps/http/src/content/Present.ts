@@ -4,12 +4,13 @@ import {
   boundedCache,
   type ChangeRequestView,
   type ContentPage,
+  documentsAsJson,
   type DomainError,
   type EditedView,
   type File,
   type Link,
+  InvalidInput,
   type ListKey,
-  markdownToDocument,
   type Page,
   type PageNode,
   type PageOutcome,
@@ -85,7 +86,7 @@ export const contentPath = (path: { readonly spaceId: string; readonly changeReq
     ? `/v1/spaces/${path.spaceId}`
     : `/v1/spaces/${path.spaceId}/change-requests/${path.changeRequestId}`
 
-/** A page's own fields on the wire (`PageOwnObject`). */
+/** A page's own fields on the wire (`PageOwnObject`), its document aside: the writer puts its JSON text in. */
 const ownFields = (page: ContentPage, options: ReadOptions): typeof PageOwnObject.Type => ({
   object: "page",
   id: page.id,
@@ -101,9 +102,7 @@ const ownFields = (page: ContentPage, options: ReadOptions): typeof PageOwnObjec
   ...(page.href !== undefined ? { href: page.href } : {}),
   ...(page.kind === "link" ? { target: { kind: "url" as const, url: page.href ?? "" } } : {}),
   ...(page.condition !== undefined ? { condition: page.condition } : {}),
-  ...(page.kind === "document"
-    ? options.format === "document" ? { document: markdownToDocument(page.markdown) } : { markdown: page.markdown }
-    : {}),
+  ...(page.kind === "document" && options.format === "markdown" ? { markdown: page.markdown } : {}),
   hidden: page.hidden,
   noIndex: page.noIndex,
   noRobotsIndex: page.noRobotsIndex,
@@ -154,15 +153,24 @@ export const contentPresenters = (base: string, headsKept: PageHeads["Type"]) =>
       ...(f.git !== undefined && options.metadata ? { git: f.git } : {})
     })
 
-  /** Writes a page and the tree below it as JSON into `out`. */
-  const pageWriter = (spaceId: string, options: ReadOptions) => {
-    const key = `${base} ${options.format} ${options.metadata}`
-    const heads = headsKept.getOrCompute(key, () => new WeakMap())
+  const headsOf = (options: ReadOptions) => headsKept.getOrCompute(`${base} ${options.format} ${options.metadata}`, () => new WeakMap())
+
+  /**
+   * Writes a page and the tree below it as JSON into `out`; with `format=document`, `documents` holds the document of
+   * each page whose JSON is not kept yet (`documentsBelow`).
+   */
+  const pageWriter = (spaceId: string, options: ReadOptions, documents: ReadonlyMap<ContentPage, string> = new Map()) => {
+    const heads = headsOf(options)
     const headOf = (page: ContentPage, path: string): Uint8Array => {
       let head = heads.get(page)
       if (head === undefined || head.path !== path || head.spaceId !== spaceId) {
         const app = JSON.stringify(`${base}/s/${spaceId}/${path}`)
-        const text = `{${encodeOwnFields(ownFields(page, options))},"path":${JSON.stringify(path)},"urls":{"app":${app}},"pages":`
+        const document = options.format === "document" && page.kind === "document"
+          ? `,"document":${documents.get(page) ?? "null"}`
+          : ""
+        const text = `{${encodeOwnFields(ownFields(page, options))}${document},"path":${
+          JSON.stringify(path)
+        },"urls":{"app":${app}},"pages":`
         head = { spaceId, path, bytes: jsonBytes(text) }
         heads.set(page, head)
       }
@@ -174,6 +182,27 @@ export const contentPresenters = (base: string, headsKept: PageHeads["Type"]) =>
       writeJson(out, "}")
     }
     return write
+  }
+
+  /**
+   * With `format=document`, the documents of the pages of `nodes` and below whose JSON is not kept, converted off this
+   * thread's critical path (`documentsAsJson`); nothing otherwise.
+   */
+  const documentsBelow = (spaceId: string, options: ReadOptions, nodes: ReadonlyArray<PageNode>) => {
+    if (options.format !== "document") return Effect.succeed(new Map<ContentPage, string>())
+    const heads = headsOf(options)
+    const pages: Array<ContentPage> = []
+    const visit = ({ page, path, pages: below }: PageNode): void => {
+      const head = heads.get(page)
+      const kept = head !== undefined && head.path === path && head.spaceId === spaceId
+      if (page.kind === "document" && !kept) pages.push(page)
+      below.forEach(visit)
+    }
+    nodes.forEach(visit)
+    return documentsAsJson(pages.map((page) => page.markdown)).pipe(
+      Effect.map((documents) => new Map(pages.map((page, i) => [page, documents[i] ?? "null"] as const))),
+      Effect.catchTag("Unreadable", ({ rule }) => Effect.fail(new InvalidInput({ field: "format", rule: `the page's document ${rule}` })))
+    )
   }
 
   /** Writes a revision as JSON text into `out`. */
@@ -206,7 +235,7 @@ export const contentPresenters = (base: string, headsKept: PageHeads["Type"]) =>
       urls: { app: `${base}/s/${spaceId}/~/revisions/${view.revision.id}` }
     })
     writeJson(out, `{${shell},"pages":`)
-    writeArray(out, pageTree(view.content), pageWriter(spaceId, options))
+    writeArray(out, pageTree(view.content), pageWriter(spaceId, { metadata: options.metadata, format: "markdown" }))
     writeJson(out, "}")
   }
 
@@ -216,13 +245,16 @@ export const contentPresenters = (base: string, headsKept: PageHeads["Type"]) =>
 
   /** The answer of a page read: the page and the tree below it. */
   const presentPage = (spaceId: string, options: ReadOptions) => (node: PageNode) =>
-    jsonAnswer((out) => pageWriter(spaceId, options)(out, node))
+    Effect.map(
+      documentsBelow(spaceId, options, [node]),
+      (documents) => jsonAnswer((out) => pageWriter(spaceId, options, documents)(out, node))
+    )
 
   /** The answer of the pages endpoints: a revision's page tree. */
   const presentPages = (spaceId: string, options: ReadOptions) => (view: RevisionView) =>
     jsonAnswer((out) => {
       writeJson(out, `{"pages":`)
-      writeArray(out, pageTree(view.content), pageWriter(spaceId, options))
+      writeArray(out, pageTree(view.content), pageWriter(spaceId, { metadata: options.metadata, format: "markdown" }))
       writeJson(out, "}")
     })
 

@@ -26,7 +26,8 @@ export const defaultParseWorkers = (): number => Math.max(1, availableParallelis
 
 export const DEFAULT_WORKER_POOL: WorkerPoolOptions = {
   workers: defaultParseWorkers(),
-  thresholdChars: 64 * 1024,
+  // About 40 ms of parsing here at most: a larger input waits for a worker rather than holding every other request.
+  thresholdChars: 8 * 1024,
   timeoutMs: 20_000,
   heapMb: 0
 }
@@ -175,9 +176,9 @@ const describe = (error: unknown): string =>
     ? "out of memory"
     : String((error as { message?: unknown }).message ?? error)
 
-/** How much text a task's arguments hold: the measure of the threshold. */
+/** How much text a task's arguments hold, in strings and arrays of them: the measure of the threshold. */
 const sizeOf = (args: ReadonlyArray<unknown>): number =>
-  args.reduce<number>((sum, arg) => typeof arg === "string" ? sum + arg.length : sum, 0)
+  args.reduce<number>((sum, arg) => sum + (typeof arg === "string" ? arg.length : Array.isArray(arg) ? sizeOf(arg) : 0), 0)
 
 /** `HeavyWork` on a pool of worker threads, stopped with the layer's scope; `workers: 0` keeps it all in this thread. */
 export const WorkerPoolLive = (options: Partial<WorkerPoolOptions> = {}) => {

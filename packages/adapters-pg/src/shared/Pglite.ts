@@ -8,6 +8,7 @@ import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { parse, PGlite, type PGliteOptions as Options, protocol, type QueryOptions, type Results } from "@electric-sql/pglite"
+import { turnDue, turnTaken } from "@octavo/domain"
 import { Effect, Layer, Stream } from "effect"
 import { acquireDataDirLock, directoryOnDisk } from "./DataDirLock.js"
 import { keptStatements } from "./KeptStatements.js"
@@ -66,25 +67,22 @@ const initializeInChild = (dataDir: string) =>
 
 const toSqlError = (cause: unknown) => new SqlError({ cause, message: "Failed to execute statement" })
 
-/** How long statements may run without the event loop getting a turn from this client. */
-const TURN_EVERY_MS = 5
-let lastTurn = 0
-
 /**
- * A statement's outcome, delivered on a later turn of the event loop when `TURN_EVERY_MS` have passed since the last
- * such turn. PGlite answers without any I/O, so a queue of requests taking turns at the database would run as
- * one chain of promise callbacks, and Node would not read its sockets (new requests, the rest of a body, a new
- * connection) until the queue was empty: under a burst of writes a new connection waited hundreds of milliseconds for
- * its first read, seconds at the 99th percentile. With the turns the server holds more requests at once when it is
- * saturated, which costs the embedded default about a fifth of its throughput there (README, "Measured figures").
+ * A statement's outcome, delivered after a turn of the event loop when one is due (the domain's Turns.ts, whose clock
+ * every kind of waiting work shares). PGlite answers without any I/O, so a queue of requests taking turns at the
+ * database would run as one chain of promise callbacks, and Node would not read its sockets (new requests, the rest
+ * of a body, a new connection) until the queue was empty: under a burst of writes a new connection waited hundreds of
+ * milliseconds for its first read, seconds at the 99th percentile. With the turns the server holds more requests at
+ * once when it is saturated, which costs the embedded default about a fifth of its throughput there (README,
+ * "Measured figures").
  */
 const afterTurn = async <A>(f: () => Promise<A>): Promise<A> => {
   try {
     return await f()
   } finally {
-    if (performance.now() - lastTurn >= TURN_EVERY_MS) {
+    if (turnDue()) {
       await new Promise<void>((resolve) => setImmediate(resolve))
-      lastTurn = performance.now()
+      turnTaken()
     }
   }
 }

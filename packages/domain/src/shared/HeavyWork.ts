@@ -1,5 +1,6 @@
 import { blocksOf, type Link, linksOf, type PageMarkdown, readPage, rewriteLinks, type Section, sections } from "@octavo/markdown"
 import { Context, Effect, Schema } from "effect"
+import { giveTurn } from "./Turns.js"
 
 /**
  * Text a parser could not read: nested past its stack, not read within the time it is given, or its
@@ -24,9 +25,9 @@ export const heavyTask = <Args extends ReadonlyArray<unknown>, A>(name: string, 
   run
 })
 
-/** Runs a task here and now: a throw is Unreadable. */
+/** Runs a task here, after a turn of the event loop if one is due (Turns.ts): a throw is Unreadable. */
 export const runHere = <Args extends ReadonlyArray<unknown>, A>(task: HeavyTask<Args, A>, ...args: Args): Effect.Effect<A, Unreadable> =>
-  Effect.try({ try: () => task.run(...args), catch: () => new Unreadable({ rule: NESTED_TOO_DEEPLY }) })
+  Effect.zipRight(giveTurn, Effect.try({ try: () => task.run(...args), catch: () => new Unreadable({ rule: NESTED_TOO_DEEPLY }) }))
 
 export interface HeavyWorkRunner {
   readonly run: <Args extends ReadonlyArray<unknown>, A>(task: HeavyTask<Args, A>, ...args: Args) => Effect.Effect<A, Unreadable>
