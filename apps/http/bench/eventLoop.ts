@@ -24,7 +24,9 @@ const startServer = async (port: number, dataDir: string): Promise<ChildProcess>
       OCTAVO_DATA_DIR: dataDir,
       OCTAVO_ADMIN_TOKEN: ADMIN,
       OCTAVO_IMPORT_ALLOW: "loopback",
-      OCTAVO_RATE_LIMIT_PER_MINUTE: "0"
+      OCTAVO_RATE_LIMIT_PER_MINUTE: "0",
+      // What is measured is the event loop, not the parse's time limit on a loaded machine.
+      OCTAVO_PARSE_TIMEOUT_MS: "300000"
     },
     stdio: ["ignore", "ignore", "inherit"]
   })

@@ -1,8 +1,32 @@
 import { documentJsonTask } from "./content/Document.js"
+import { readSummaryTask } from "./gitsync/Format.js"
+import { htmlToMarkdownTask, readHtmlTask } from "./imports/ImportService.js"
 import { processSpecTask } from "./openapi/Process.js"
-import { blocksTask, type HeavyTask, linksTask, readPageTask, rewriteLinksTask, sectionsTask } from "./shared/HeavyWork.js"
+import {
+  blocksTask,
+  type HeavyTask,
+  linksOfPagesTask,
+  linksTask,
+  readPagesTask,
+  readPageTask,
+  rewriteLinksTask,
+  sectionsTask
+} from "./shared/HeavyWork.js"
 
 /** Every task `HeavyWork` may be asked to run, by name: the table a worker thread runs them from. */
 export const heavyTasks: ReadonlyMap<string, HeavyTask<ReadonlyArray<never>, unknown>> = new Map(
-  [readPageTask, linksTask, rewriteLinksTask, sectionsTask, blocksTask, documentJsonTask, processSpecTask].map((task) => [task.name, task])
+  [
+    readPageTask,
+    readPagesTask,
+    linksTask,
+    linksOfPagesTask,
+    rewriteLinksTask,
+    sectionsTask,
+    blocksTask,
+    documentJsonTask,
+    readSummaryTask,
+    readHtmlTask,
+    htmlToMarkdownTask,
+    processSpecTask
+  ].map((task) => [task.name, task])
 )

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as fc from "fast-check"
+import { Effect } from "effect"
 import {
   type ContentPage,
   contentTypeOf,
@@ -207,14 +208,15 @@ const sha = (bytes: Uint8Array) => Array.from(bytes).join(".")
 /** Imports `files` on `base` with counting ids and blob keys read from the bytes. */
 const importInto = (files: ReadonlyMap<string, Uint8Array>, base: RevisionContent, projectDirectory = "") => {
   let n = 0
-  return importFiles(files, {
+  // No turns and no workers here: the import runs as one synchronous call.
+  return Effect.runSync(importFiles(files, {
     projectDirectory,
     base,
     newId: () => `new${n++}`,
     blobKeys: new Map(Array.from(files, ([path, bytes]) => [path, sha(bytes)])),
     oids: new Map(Array.from(files.keys(), (path) => [path, `oid:${path}`])),
     now: at
-  })
+  }))
 }
 
 const bytesOfImported = (files: ReadonlyMap<string, Uint8Array>) => (file: File) => files.get(file.git?.path ?? "") ?? new Uint8Array()
@@ -290,7 +292,7 @@ describe("Git Sync format", () => {
     fc.assert(
       fc.property(space, (shape) => {
         const content = build(shape)
-        const files = exportFiles(content, { projectDirectory: "", config: defaultGitbookConfig, bytesOf: bytesFor(shape) })
+        const files = Effect.runSync(exportFiles(content, { projectDirectory: "", config: defaultGitbookConfig, bytesOf: bytesFor(shape) }))
         const imported = importInto(files, { pages: new Map(), files: new Map() })
         expect(JSON.stringify(describe_(imported), null, 1)).toEqual(JSON.stringify(describe_(content), null, 1))
         for (const file of content.files.values()) {
@@ -304,9 +306,13 @@ describe("Git Sync format", () => {
   it("a repository in the format imports and exports back byte for byte", () =>
     fc.assert(
       fc.property(space, fc.constantFrom("", "docs", "a/b"), (shape, projectDirectory) => {
-        const repository = exportFiles(build(shape), { projectDirectory, config: defaultGitbookConfig, bytesOf: bytesFor(shape) })
+        const repository = Effect.runSync(
+          exportFiles(build(shape), { projectDirectory, config: defaultGitbookConfig, bytesOf: bytesFor(shape) })
+        )
         const imported = importInto(repository, { pages: new Map(), files: new Map() }, projectDirectory)
-        const again = exportFiles(imported, { projectDirectory, config: defaultGitbookConfig, bytesOf: bytesOfImported(repository) })
+        const again = Effect.runSync(
+          exportFiles(imported, { projectDirectory, config: defaultGitbookConfig, bytesOf: bytesOfImported(repository) })
+        )
         sameBytes(repository, again)
         // A second import of the same files on the first one changes nothing, ids included.
         const twice = importInto(repository, imported, projectDirectory)

@@ -3,8 +3,8 @@
  * are @octavo/markdown's; a document it writes is valid against GitBook's `JSONDocument` schema.
  */
 import { fromDocument, type JSONDocument, toDocument } from "@octavo/markdown"
-import { Effect } from "effect"
-import { heavyTask, HeavyWork, type Unreadable } from "../shared/HeavyWork.js"
+import type { Effect } from "effect"
+import { heavyTask, runBatched, type Unreadable } from "../shared/HeavyWork.js"
 
 export type {
   DocumentBlock as Block,
@@ -31,26 +31,9 @@ export const documentJsonTask = heavyTask(
   (markdowns: ReadonlyArray<string>): Array<string> => markdowns.map((markdown) => JSON.stringify(toDocument(markdown)))
 )
 
-/** Markdown converted in one task at most: a larger page is converted alone. */
-const DOCUMENT_BATCH_CHARS = 64 * 1024
-
 /**
- * Each markdown's document as JSON text, in order: converted by `HeavyWork` in batches of pages, so that a tree of
- * thousands of pages, or one page of a million characters, never holds the caller's thread for long.
+ * Each markdown's document as JSON text, in order: converted in batches (`runBatched`), so that a tree of thousands of
+ * pages, or one page of a million characters, never holds the caller's thread for long.
  */
 export const documentsAsJson = (markdowns: ReadonlyArray<string>): Effect.Effect<Array<string>, Unreadable> =>
-  Effect.gen(function*() {
-    const heavy = yield* HeavyWork
-    const batches: Array<Array<string>> = []
-    let size = DOCUMENT_BATCH_CHARS
-    for (const markdown of markdowns) {
-      if (size + markdown.length > DOCUMENT_BATCH_CHARS) {
-        batches.push([])
-        size = 0
-      }
-      batches[batches.length - 1]?.push(markdown)
-      size += markdown.length
-    }
-    const converted = yield* Effect.forEach(batches, (batch) => heavy.run(documentJsonTask, batch))
-    return converted.flat()
-  })
+  runBatched(documentJsonTask, markdowns)

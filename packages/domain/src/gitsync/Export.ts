@@ -41,7 +41,9 @@ export const makeExport = Effect.gen(function*() {
             ? { config: configOf(new Map(), job.projectDirectory), root: "" }
             : yield* readProject(session, snapshot, job.projectDirectory)
           const root = snapshot === undefined ? contentRootOf(job.projectDirectory, project.config) : project.root
-          const put = exportFiles(revisionContent, { projectDirectory: job.projectDirectory, config: project.config, bytesOf })
+          const put = yield* exportFiles(revisionContent, { projectDirectory: job.projectDirectory, config: project.config, bytesOf }).pipe(
+            Effect.catchTag("Unreadable", ({ rule }) => new GitFailed({ reason: `A page of the space ${rule}` }))
+          )
           const remove = (snapshot?.entries ?? []).filter((e) => isReplaced(e.path, root, project.config)).map((e) => e.path)
           const commit = yield* session.commit({
             parent: snapshot?.commit ?? null,

@@ -1,13 +1,13 @@
 // A revision as a Git Sync file tree and back (conventions.md "Git Sync format", conventions-2.md §8
-// "Format additions"): pure functions, so that the mapping is tested without Git.
+// "Format additions"): pure functions, so that the mapping is tested without Git. An import reads its pages through
+// `HeavyWork`, so that a repository of thousands of pages gives the event loop turns as it is read.
+import { Effect } from "effect"
 import {
   defaultGitbookConfig,
   type GitbookConfig,
   type PageFields,
   readGitbookConfig,
-  readPage,
   readSummary,
-  rewriteLinks,
   slugify,
   type SummaryEntry,
   type SummaryItem,
@@ -17,8 +17,19 @@ import {
 import { contentTypeOf, imageDimensions } from "../content/Changes.js"
 import type { ContentPage, File, RevisionContent } from "../content/Page.js"
 import { byPosition } from "../content/Resolve.js"
+import {
+  heavyTask,
+  HeavyWork,
+  linkKey,
+  linksOfPagesTask,
+  readPagesTask,
+  rewriteLinksTask,
+  runBatched,
+  type Unreadable
+} from "../shared/HeavyWork.js"
 import { FileId, PageId } from "../shared/Ids.js"
 import { keyBetween } from "../shared/Position.js"
+import { giveTurn } from "../shared/Turns.js"
 
 /** Files by path relative to the repository root. */
 export type RepoFiles = ReadonlyMap<string, Uint8Array>
@@ -134,6 +145,9 @@ interface TreePage {
 
 const titleFromName = (name: string) => name.replace(/\.md$/i, "").replace(/[-_]+/g, " ").trim() || "Untitled"
 
+/** SUMMARY.md's entries: thousands of them in a large repository. */
+export const readSummaryTask = heavyTask("gitsync.readSummary", (text: string): ReadonlyArray<SummaryEntry> => readSummary(text))
+
 /** The tree from SUMMARY.md's entries. */
 const treeFromSummary = (entries: ReadonlyArray<SummaryEntry>, config: GitbookConfig): Array<TreePage> => {
   const fromItem = (item: SummaryItem): TreePage => {
@@ -189,144 +203,170 @@ const layoutOf = (fields: PageFields): ContentPage["layout"] => fields.layout ==
  * pages and files found at a `git.path` the base has keep their ids, and what did not change is
  * kept as it was (its `updatedAt` too).
  */
-export const importFiles = (files: RepoFiles, context: ImportContext): RevisionContent => {
-  const config = configOf(files, context.projectDirectory)
-  const root = contentRootOf(context.projectDirectory, config)
-  const prefix = root === "" ? "" : `${root}/`
-  const local = new Map<string, Uint8Array>()
-  for (const [path, bytes] of files) if (path.startsWith(prefix)) local.set(path.slice(prefix.length), bytes)
-  const repoPath = (path: string) => `${prefix}${path}`
+export const importFiles = (files: RepoFiles, context: ImportContext): Effect.Effect<RevisionContent, Unreadable> =>
+  Effect.gen(function*() {
+    const heavy = yield* HeavyWork
+    const config = configOf(files, context.projectDirectory)
+    const root = contentRootOf(context.projectDirectory, config)
+    const prefix = root === "" ? "" : `${root}/`
+    const local = new Map<string, Uint8Array>()
+    for (const [path, bytes] of files) if (path.startsWith(prefix)) local.set(path.slice(prefix.length), bytes)
+    const repoPath = (path: string) => `${prefix}${path}`
 
-  const basePages = new Map<string, ContentPage>()
-  for (const page of context.base.pages.values()) if (page.git !== undefined) basePages.set(page.git.path, page)
-  const baseFiles = new Map<string, File>()
-  for (const file of context.base.files.values()) if (file.git !== undefined) baseFiles.set(file.git.path, file)
+    const basePages = new Map<string, ContentPage>()
+    for (const page of context.base.pages.values()) if (page.git !== undefined) basePages.set(page.git.path, page)
+    const baseFiles = new Map<string, File>()
+    for (const file of context.base.files.values()) if (file.git !== undefined) baseFiles.set(file.git.path, file)
 
-  // Files: assets and includes.
-  const newFiles = new Map<FileId, File>()
-  const fileByPath = new Map<string, FileId>()
-  for (const [path, bytes] of local) {
-    if (!path.startsWith(`${ASSETS}/`) && !path.startsWith(`${INCLUDES}/`)) continue
-    const git = { oid: context.oids.get(repoPath(path)) ?? "", path: repoPath(path) }
-    const name = baseName(path)
-    const blobKey = context.blobKeys.get(repoPath(path)) ?? ""
-    const previous = baseFiles.get(git.path)
-    const dimensions = imageDimensions(bytes)
-    const candidate: File = {
-      id: previous?.id ?? FileId.make(context.newId()),
-      name,
-      contentType: contentTypeOf(name),
-      size: bytes.length,
-      ...(dimensions !== undefined ? { dimensions } : {}),
-      blobKey,
-      git,
-      createdAt: previous?.createdAt ?? context.now
-    }
-    const file = previous !== undefined && unchangedFile(previous, candidate) ? previous : candidate
-    newFiles.set(file.id, file)
-    fileByPath.set(path, file.id)
-  }
-
-  // The page tree.
-  const summaryBytes = local.get(config.summary)
-  const pagePaths = Array.from(local.keys()).filter((p) => isPageFile(p, config)).sort()
-  const tree = summaryBytes !== undefined
-    ? treeFromSummary(readSummary(decoder.decode(summaryBytes)), config)
-    : treeFromFolders(pagePaths, config)
-
-  // Ids first, so that links between pages resolve whatever their order.
-  const idOf = new Map<TreePage, PageId>()
-  const pageByFile = new Map<string, PageId>()
-  const baseUsed = new Set<PageId>()
-  const assign = (pages: ReadonlyArray<TreePage>, parent: TreePage | undefined) => {
-    for (const page of pages) {
-      let previous = page.file !== undefined ? basePages.get(repoPath(page.file)) : undefined
-      if (previous === undefined && page.file === undefined) {
-        // Groups, links and folders match a page of the same kind and title under the same parent.
-        previous = Array.from(context.base.pages.values()).find((p) =>
-          p.kind === page.kind && p.title === page.title && p.git === undefined && !baseUsed.has(p.id) &&
-          p.parentId === (parent === undefined ? null : idOf.get(parent) ?? null)
-        )
+    // Files: assets and includes.
+    const newFiles = new Map<FileId, File>()
+    const fileByPath = new Map<string, FileId>()
+    for (const [path, bytes] of local) {
+      if (!path.startsWith(`${ASSETS}/`) && !path.startsWith(`${INCLUDES}/`)) continue
+      const git = { oid: context.oids.get(repoPath(path)) ?? "", path: repoPath(path) }
+      const name = baseName(path)
+      const blobKey = context.blobKeys.get(repoPath(path)) ?? ""
+      const previous = baseFiles.get(git.path)
+      const dimensions = imageDimensions(bytes)
+      const candidate: File = {
+        id: previous?.id ?? FileId.make(context.newId()),
+        name,
+        contentType: contentTypeOf(name),
+        size: bytes.length,
+        ...(dimensions !== undefined ? { dimensions } : {}),
+        blobKey,
+        git,
+        createdAt: previous?.createdAt ?? context.now
       }
-      const id = previous !== undefined && !baseUsed.has(previous.id) ? previous.id : PageId.make(context.newId())
-      baseUsed.add(id)
-      idOf.set(page, id)
-      if (page.file !== undefined && !pageByFile.has(page.file)) pageByFile.set(page.file, id)
-      assign(page.pages, page)
+      const file = previous !== undefined && unchangedFile(previous, candidate) ? previous : candidate
+      newFiles.set(file.id, file)
+      fileByPath.set(path, file.id)
     }
-  }
-  assign(tree, undefined)
 
-  const pages = new Map<PageId, ContentPage>()
-  const place = (siblings: ReadonlyArray<TreePage>, parentId: PageId | null) => {
-    const taken = new Set<string>()
-    const ids = siblings.map((s) => idOf.get(s) as PageId)
-    const baseOrder = Array.from(context.base.pages.values()).filter((p) => p.parentId === parentId).sort(byPosition)
-    const keepPositions = baseOrder.length === ids.length && baseOrder.every((p, i) => p.id === ids[i])
-    let position: string | undefined
-    siblings.forEach((node, index) => {
-      const id = ids[index] as PageId
-      const previous = context.base.pages.get(id)
-      position = keepPositions && previous !== undefined ? previous.position : keyBetween(position, undefined)
-      const text = node.file === undefined ? undefined : local.get(node.file)
-      const read = text === undefined ? { body: "" } : readPage(decoder.decode(text), { takeTitle: true })
-      const fields: PageFields = read
-      const dir = node.file === undefined ? "" : dirOf(node.file)
-      const body = rewriteLinks(read.body, (link) => {
-        const target = relativeTarget(link.url)
-        if (target === undefined) return undefined
-        const path = resolvePath(dir, target.path)
-        if (path === undefined) return undefined
-        const page = pageByFile.get(path)
-        if (page !== undefined) return `/pages/${page}${target.anchor !== undefined ? `#${target.anchor}` : ""}`
-        const file = fileByPath.get(path)
-        return file !== undefined ? `/files/${file}` : undefined
+    // The page tree.
+    const summaryBytes = local.get(config.summary)
+    const pagePaths = Array.from(local.keys()).filter((p) => isPageFile(p, config)).sort()
+    const tree = summaryBytes !== undefined
+      ? treeFromSummary(yield* heavy.run(readSummaryTask, decoder.decode(summaryBytes)), config)
+      : treeFromFolders(pagePaths, config)
+
+    // Ids first, so that links between pages resolve whatever their order.
+    const idOf = new Map<TreePage, PageId>()
+    const pageByFile = new Map<string, PageId>()
+    const baseUsed = new Set<PageId>()
+    const assign = (pages: ReadonlyArray<TreePage>, parent: TreePage | undefined) => {
+      for (const page of pages) {
+        let previous = page.file !== undefined ? basePages.get(repoPath(page.file)) : undefined
+        if (previous === undefined && page.file === undefined) {
+          // Groups, links and folders match a page of the same kind and title under the same parent.
+          previous = Array.from(context.base.pages.values()).find((p) =>
+            p.kind === page.kind && p.title === page.title && p.git === undefined && !baseUsed.has(p.id) &&
+            p.parentId === (parent === undefined ? null : idOf.get(parent) ?? null)
+          )
+        }
+        const id = previous !== undefined && !baseUsed.has(previous.id) ? previous.id : PageId.make(context.newId())
+        baseUsed.add(id)
+        idOf.set(page, id)
+        if (page.file !== undefined && !pageByFile.has(page.file)) pageByFile.set(page.file, id)
+        assign(page.pages, page)
+      }
+    }
+    assign(tree, undefined)
+
+    // Every page file the tree names, read in batches (on the worker pool in the server).
+    const named = new Set<string>()
+    const collect = (nodes: ReadonlyArray<TreePage>): void =>
+      nodes.forEach((node) => {
+        if (node.file !== undefined && local.has(node.file)) named.add(node.file)
+        collect(node.pages)
       })
-      const title = (fields.title ?? "").trim() || node.title.trim() ||
-        titleFromName(
-          node.name ?? (node.file === undefined
-            ? ""
-            : baseName(node.file) === baseName(config.readme) && dirOf(node.file) !== ""
-            ? baseName(dirOf(node.file))
-            : baseName(node.file))
-        )
-      const slugBase = slugFor(node, title, config)
-      let slug = slugBase
-      for (let n = 2; taken.has(slug); n++) slug = `${slugBase.slice(0, 95)}-${n}`
-      taken.add(slug)
-      const coverPath = fields.cover === undefined ? undefined : resolvePath(dir, decodeUri(fields.cover))
-      const coverFile = coverPath === undefined ? undefined : fileByPath.get(coverPath)
-      const layout = layoutOf(fields)
-      const candidate: ContentPage = {
-        id,
-        kind: node.kind,
-        title: title.slice(0, 255),
-        slug,
-        parentId,
-        position,
-        markdown: node.kind === "document" ? body : "",
-        ...(node.href !== undefined ? { href: node.href } : {}),
-        ...(fields.description !== undefined ? { description: fields.description } : {}),
-        ...(fields.icon !== undefined ? { icon: fields.icon } : {}),
-        hidden: fields.hidden ?? false,
-        noIndex: fields.noIndex ?? false,
-        noRobotsIndex: fields.noRobotsIndex ?? false,
-        ...(layout !== undefined ? { layout } : {}),
-        ...(coverFile !== undefined ? { cover: { file: coverFile, ...(fields.coverY !== undefined ? { yPos: fields.coverY } : {}) } } : {}),
-        ...(node.file !== undefined && text !== undefined
-          ? { git: { oid: context.oids.get(repoPath(node.file)) ?? "", path: repoPath(node.file) } }
-          : {}),
-        createdAt: previous?.createdAt ?? context.now,
-        updatedAt: context.now
-      }
-      const page = previous !== undefined && unchangedPage(previous, candidate) ? previous : candidate
-      pages.set(id, page)
-      place(node.pages, id)
-    })
-  }
-  place(tree, null)
-  return { pages, files: newFiles }
-}
+    collect(tree)
+    const readFiles = Array.from(named)
+    const reads = new Map(
+      (yield* runBatched(readPagesTask, readFiles.map((file) => decoder.decode(local.get(file))))).map((read, i) =>
+        [readFiles[i] as string, read] as const
+      )
+    )
+
+    const pages = new Map<PageId, ContentPage>()
+    const place = (siblings: ReadonlyArray<TreePage>, parentId: PageId | null): Effect.Effect<void, Unreadable> =>
+      Effect.gen(function*() {
+        const taken = new Set<string>()
+        const ids = siblings.map((s) => idOf.get(s) as PageId)
+        const baseOrder = Array.from(context.base.pages.values()).filter((p) => p.parentId === parentId).sort(byPosition)
+        const keepPositions = baseOrder.length === ids.length && baseOrder.every((p, i) => p.id === ids[i])
+        let position: string | undefined
+        for (const [index, node] of siblings.entries()) {
+          const id = ids[index] as PageId
+          const previous = context.base.pages.get(id)
+          position = keepPositions && previous !== undefined ? previous.position : keyBetween(position, undefined)
+          const text = node.file === undefined ? undefined : local.get(node.file)
+          const { page: read, links } = (node.file === undefined ? undefined : reads.get(node.file)) ??
+            { page: { body: "" }, links: [] }
+          const fields: PageFields = read
+          const dir = node.file === undefined ? "" : dirOf(node.file)
+          const decide = (url: string): string | undefined => {
+            const target = relativeTarget(url)
+            if (target === undefined) return undefined
+            const path = resolvePath(dir, target.path)
+            if (path === undefined) return undefined
+            const page = pageByFile.get(path)
+            if (page !== undefined) return `/pages/${page}${target.anchor !== undefined ? `#${target.anchor}` : ""}`
+            const file = fileByPath.get(path)
+            return file !== undefined ? `/files/${file}` : undefined
+          }
+          const decisions = links.flatMap((link) => {
+            const url = decide(link.url)
+            return url === undefined || url === link.url ? [] : [[linkKey(link), url] as const]
+          })
+          const body = decisions.length === 0 ? read.body : yield* heavy.run(rewriteLinksTask, read.body, decisions)
+          const title = (fields.title ?? "").trim() || node.title.trim() ||
+            titleFromName(
+              node.name ?? (node.file === undefined
+                ? ""
+                : baseName(node.file) === baseName(config.readme) && dirOf(node.file) !== ""
+                ? baseName(dirOf(node.file))
+                : baseName(node.file))
+            )
+          const slugBase = slugFor(node, title, config)
+          let slug = slugBase
+          for (let n = 2; taken.has(slug); n++) slug = `${slugBase.slice(0, 95)}-${n}`
+          taken.add(slug)
+          const coverPath = fields.cover === undefined ? undefined : resolvePath(dir, decodeUri(fields.cover))
+          const coverFile = coverPath === undefined ? undefined : fileByPath.get(coverPath)
+          const layout = layoutOf(fields)
+          const candidate: ContentPage = {
+            id,
+            kind: node.kind,
+            title: title.slice(0, 255),
+            slug,
+            parentId,
+            position,
+            markdown: node.kind === "document" ? body : "",
+            ...(node.href !== undefined ? { href: node.href } : {}),
+            ...(fields.description !== undefined ? { description: fields.description } : {}),
+            ...(fields.icon !== undefined ? { icon: fields.icon } : {}),
+            hidden: fields.hidden ?? false,
+            noIndex: fields.noIndex ?? false,
+            noRobotsIndex: fields.noRobotsIndex ?? false,
+            ...(layout !== undefined ? { layout } : {}),
+            ...(coverFile !== undefined
+              ? { cover: { file: coverFile, ...(fields.coverY !== undefined ? { yPos: fields.coverY } : {}) } }
+              : {}),
+            ...(node.file !== undefined && text !== undefined
+              ? { git: { oid: context.oids.get(repoPath(node.file)) ?? "", path: repoPath(node.file) } }
+              : {}),
+            createdAt: previous?.createdAt ?? context.now,
+            updatedAt: context.now
+          }
+          const page = previous !== undefined && unchangedPage(previous, candidate) ? previous : candidate
+          pages.set(id, page)
+          yield* place(node.pages, id)
+        }
+      })
+    yield* place(tree, null)
+    return { pages, files: newFiles }
+  })
 
 const slugFor = (node: TreePage, title: string, config: GitbookConfig): string => {
   if (node.file === undefined) return slugify(node.name ?? title)
@@ -372,129 +412,141 @@ export interface ExportContext {
   readonly bytesOf: (file: File) => Uint8Array
 }
 
-/** The files `content` writes, by repository path: pages, SUMMARY.md, assets and includes (UTF-8, LF). */
-export const exportFiles = (content: RevisionContent, context: ExportContext): Map<string, Uint8Array> => {
-  const { config } = context
-  const root = contentRootOf(context.projectDirectory, config)
-  const prefix = root === "" ? "" : `${root}/`
-  const out = new Map<string, Uint8Array>()
-  const taken = new Set<string>()
-  const claim = (path: string) => {
-    taken.add(path.toLowerCase())
-    return path
-  }
-  const free = (path: string) => !taken.has(path.toLowerCase())
-  const unique = (path: string, suffix: (base: string, ext: string, n: number) => string) => {
-    if (free(path)) return claim(path)
-    const dot = baseName(path).lastIndexOf(".")
-    const base = dot <= 0 ? path : path.slice(0, path.length - baseName(path).length + dot)
-    const ext = dot <= 0 ? "" : baseName(path).slice(dot)
-    for (let n = 1;; n++) {
-      const candidate = suffix(base, ext, n)
-      if (free(candidate)) return claim(candidate)
+/**
+ * The files `content` writes, by repository path: pages, SUMMARY.md, assets and includes (UTF-8, LF). The pages' links
+ * are read in batches through `HeavyWork`, so that thousands of pages give the event loop turns as they are written.
+ */
+export const exportFiles = (content: RevisionContent, context: ExportContext): Effect.Effect<Map<string, Uint8Array>, Unreadable> =>
+  Effect.gen(function*() {
+    const heavy = yield* HeavyWork
+    const { config } = context
+    const root = contentRootOf(context.projectDirectory, config)
+    const prefix = root === "" ? "" : `${root}/`
+    const out = new Map<string, Uint8Array>()
+    const taken = new Set<string>()
+    const claim = (path: string) => {
+      taken.add(path.toLowerCase())
+      return path
     }
-  }
+    const free = (path: string) => !taken.has(path.toLowerCase())
+    const unique = (path: string, suffix: (base: string, ext: string, n: number) => string) => {
+      if (free(path)) return claim(path)
+      const dot = baseName(path).lastIndexOf(".")
+      const base = dot <= 0 ? path : path.slice(0, path.length - baseName(path).length + dot)
+      const ext = dot <= 0 ? "" : baseName(path).slice(dot)
+      for (let n = 1;; n++) {
+        const candidate = suffix(base, ext, n)
+        if (free(candidate)) return claim(candidate)
+      }
+    }
 
-  // Files: assets and includes, at their own path when it is still theirs, else by name.
-  const filePath = new Map<FileId, string>()
-  const files = Array.from(content.files.values()).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-  for (const file of files) {
-    const own = file.git?.path.startsWith(prefix) === true ? file.git.path.slice(prefix.length) : undefined
-    const folder = own?.startsWith(`${INCLUDES}/`) === true ? INCLUDES : ASSETS
-    const wanted = own !== undefined && dirOf(own) === folder && baseName(own) === file.name ? own : `${folder}/${file.name}`
-    const path = unique(wanted, (base, ext, n) => `${base} (${n})${ext}`)
-    filePath.set(file.id, path)
-    out.set(`${prefix}${path}`, context.bytesOf(file))
-  }
+    // Files: assets and includes, at their own path when it is still theirs, else by name.
+    const filePath = new Map<FileId, string>()
+    const files = Array.from(content.files.values()).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+    for (const file of files) {
+      const own = file.git?.path.startsWith(prefix) === true ? file.git.path.slice(prefix.length) : undefined
+      const folder = own?.startsWith(`${INCLUDES}/`) === true ? INCLUDES : ASSETS
+      const wanted = own !== undefined && dirOf(own) === folder && baseName(own) === file.name ? own : `${folder}/${file.name}`
+      const path = unique(wanted, (base, ext, n) => `${base} (${n})${ext}`)
+      filePath.set(file.id, path)
+      out.set(`${prefix}${path}`, context.bytesOf(file))
+    }
 
-  // Page paths: a page's own `git.path` when it is still free, else GitBook's layout.
-  const byParent = new Map<PageId | null, Array<ContentPage>>()
-  for (const page of content.pages.values()) {
-    const list = byParent.get(page.parentId) ?? []
-    list.push(page)
-    byParent.set(page.parentId, list)
-  }
-  for (const list of byParent.values()) list.sort(byPosition)
-  const childrenOf = (id: PageId | null) => byParent.get(id) ?? []
-  const pagePath = new Map<PageId, string>()
-  const layout = (pages: ReadonlyArray<ContentPage>, dir: string, top: boolean) => {
-    pages.forEach((page, index) => {
-      const children = childrenOf(page.id)
-      if (page.kind === "group") {
-        layout(children, joinPath(dir, page.slug), false)
-        return
-      }
-      if (page.kind === "link") return
-      const own = page.git?.path.startsWith(prefix) === true ? page.git.path.slice(prefix.length) : undefined
-      let path: string
-      if (own !== undefined && own.toLowerCase().endsWith(".md") && !own.startsWith(".gitbook/") && own !== config.summary && free(own)) {
-        path = claim(own)
-      } else if (top && index === 0) {
-        path = unique(config.readme, (base, ext, n) => `${base}-${n}${ext}`)
-      } else if (children.length > 0) {
-        path = unique(joinPath(dir, page.slug, "README.md"), (_, ext, n) => joinPath(dir, `${page.slug}-${n}`, `README${ext}`))
-      } else {
-        path = unique(joinPath(dir, `${page.slug}.md`), (base, ext, n) => `${base}-${n}${ext}`)
-      }
-      pagePath.set(page.id, path)
-      const childDir = baseName(path) === "README.md" && path !== config.readme
-        ? dirOf(path)
-        : path === config.readme
-        ? joinPath(dir, page.slug)
-        : path.replace(/\.md$/i, "")
-      layout(children, childDir, false)
-    })
-  }
-  layout(childrenOf(null), "", true)
+    // Page paths: a page's own `git.path` when it is still free, else GitBook's layout.
+    const byParent = new Map<PageId | null, Array<ContentPage>>()
+    for (const page of content.pages.values()) {
+      const list = byParent.get(page.parentId) ?? []
+      list.push(page)
+      byParent.set(page.parentId, list)
+    }
+    for (const list of byParent.values()) list.sort(byPosition)
+    const childrenOf = (id: PageId | null) => byParent.get(id) ?? []
+    const pagePath = new Map<PageId, string>()
+    const layout = (pages: ReadonlyArray<ContentPage>, dir: string, top: boolean) => {
+      pages.forEach((page, index) => {
+        const children = childrenOf(page.id)
+        if (page.kind === "group") {
+          layout(children, joinPath(dir, page.slug), false)
+          return
+        }
+        if (page.kind === "link") return
+        const own = page.git?.path.startsWith(prefix) === true ? page.git.path.slice(prefix.length) : undefined
+        let path: string
+        if (own !== undefined && own.toLowerCase().endsWith(".md") && !own.startsWith(".gitbook/") && own !== config.summary && free(own)) {
+          path = claim(own)
+        } else if (top && index === 0) {
+          path = unique(config.readme, (base, ext, n) => `${base}-${n}${ext}`)
+        } else if (children.length > 0) {
+          path = unique(joinPath(dir, page.slug, "README.md"), (_, ext, n) => joinPath(dir, `${page.slug}-${n}`, `README${ext}`))
+        } else {
+          path = unique(joinPath(dir, `${page.slug}.md`), (base, ext, n) => `${base}-${n}${ext}`)
+        }
+        pagePath.set(page.id, path)
+        const childDir = baseName(path) === "README.md" && path !== config.readme
+          ? dirOf(path)
+          : path === config.readme
+          ? joinPath(dir, page.slug)
+          : path.replace(/\.md$/i, "")
+        layout(children, childDir, false)
+      })
+    }
+    layout(childrenOf(null), "", true)
 
-  // Page files.
-  for (const page of content.pages.values()) {
-    const path = pagePath.get(page.id)
-    if (path === undefined) continue
-    const dir = dirOf(path)
-    const body = rewriteLinks(page.markdown, (link) => {
-      const page = /^\/pages\/([^/#?]+)(#.*)?$/.exec(link.url)
-      if (page !== null) {
-        const target = pagePath.get(PageId.make(page[1] as string))
-        return target === undefined ? undefined : `${relativePath(dir, target)}${page[2] ?? ""}`
+    // Page files.
+    const written = Array.from(content.pages.values()).filter((page) => pagePath.has(page.id))
+    const linksOfPages = yield* runBatched(linksOfPagesTask, written.map((page) => page.markdown))
+    for (const [index, page] of written.entries()) {
+      yield* giveTurn
+      const path = pagePath.get(page.id) ?? ""
+      const dir = dirOf(path)
+      const decide = (url: string): string | undefined => {
+        const page = /^\/pages\/([^/#?]+)(#.*)?$/.exec(url)
+        if (page !== null) {
+          const target = pagePath.get(PageId.make(page[1] as string))
+          return target === undefined ? undefined : `${relativePath(dir, target)}${page[2] ?? ""}`
+        }
+        const file = /^\/files\/([^/#?]+)$/.exec(url)
+        if (file !== null) {
+          const target = filePath.get(FileId.make(file[1] as string))
+          return target === undefined ? undefined : relativePath(dir, target)
+        }
+        return undefined
       }
-      const file = /^\/files\/([^/#?]+)$/.exec(link.url)
-      if (file !== null) {
-        const target = filePath.get(FileId.make(file[1] as string))
-        return target === undefined ? undefined : relativePath(dir, target)
+      const decisions = (linksOfPages[index] ?? []).flatMap((link) => {
+        const url = decide(link.url)
+        return url === undefined || url === link.url ? [] : [[linkKey(link), url] as const]
+      })
+      const body = decisions.length === 0 ? page.markdown : yield* heavy.run(rewriteLinksTask, page.markdown, decisions)
+      const cover = page.cover === undefined ? undefined : filePath.get(FileId.make(page.cover.file))
+      const fields: PageFields = {
+        title: page.title,
+        ...(page.description !== undefined ? { description: page.description } : {}),
+        ...(page.icon !== undefined ? { icon: page.icon } : {}),
+        ...(page.hidden ? { hidden: true } : {}),
+        ...(cover !== undefined ? { cover: relativePath(dir, cover) } : {}),
+        ...(cover !== undefined && page.cover?.yPos !== undefined ? { coverY: page.cover.yPos } : {}),
+        ...(page.layout !== undefined ? { layout: page.layout } : {}),
+        ...(page.noIndex ? { noIndex: true } : {}),
+        ...(page.noRobotsIndex ? { noRobotsIndex: true } : {})
       }
-      return undefined
-    })
-    const cover = page.cover === undefined ? undefined : filePath.get(FileId.make(page.cover.file))
-    const fields: PageFields = {
+      out.set(`${prefix}${path}`, encoder.encode(writePage(fields, body)))
+    }
+
+    // SUMMARY.md.
+    const summaryDir = dirOf(config.summary)
+    const item = (page: ContentPage): SummaryItem => ({
+      kind: "item",
       title: page.title,
-      ...(page.description !== undefined ? { description: page.description } : {}),
-      ...(page.icon !== undefined ? { icon: page.icon } : {}),
-      ...(page.hidden ? { hidden: true } : {}),
-      ...(cover !== undefined ? { cover: relativePath(dir, cover) } : {}),
-      ...(cover !== undefined && page.cover?.yPos !== undefined ? { coverY: page.cover.yPos } : {}),
-      ...(page.layout !== undefined ? { layout: page.layout } : {}),
-      ...(page.noIndex ? { noIndex: true } : {}),
-      ...(page.noRobotsIndex ? { noRobotsIndex: true } : {})
-    }
-    out.set(`${prefix}${path}`, encoder.encode(writePage(fields, body)))
-  }
-
-  // SUMMARY.md.
-  const summaryDir = dirOf(config.summary)
-  const item = (page: ContentPage): SummaryItem => ({
-    kind: "item",
-    title: page.title,
-    target: page.kind === "link"
-      ? page.href ?? ""
-      : pagePath.has(page.id)
-      ? relativePath(summaryDir, pagePath.get(page.id) as string)
-      : undefined,
-    items: childrenOf(page.id).map(item)
+      target: page.kind === "link"
+        ? page.href ?? ""
+        : pagePath.has(page.id)
+        ? relativePath(summaryDir, pagePath.get(page.id) as string)
+        : undefined,
+      items: childrenOf(page.id).map(item)
+    })
+    const entries: Array<SummaryEntry> = childrenOf(null).map((page) =>
+      page.kind === "group" ? { kind: "group", title: page.title, items: childrenOf(page.id).map(item) } : item(page)
+    )
+    out.set(`${prefix}${config.summary}`, encoder.encode(writeSummary(entries)))
+    return out
   })
-  const entries: Array<SummaryEntry> = childrenOf(null).map((page) =>
-    page.kind === "group" ? { kind: "group", title: page.title, items: childrenOf(page.id).map(item) } : item(page)
-  )
-  out.set(`${prefix}${config.summary}`, encoder.encode(writeSummary(entries)))
-  return out
-}

@@ -61,21 +61,28 @@ export const makeImport = Effect.gen(function*() {
       const prefix = yield* secrets.newId
       let counter = 0
       const proof = yield* guard.authorize(job.spaceId, "create", "sync this space with Git")
-      return yield* uow.transaction(Effect.gen(function*() {
-        const space = yield* guard.lockForChange(proof)
-        if (!job.standalone && space.editMode === "locked") {
-          return yield* new Conflict({ reason: "The space is locked: nothing can be imported into it" })
-        }
-        const base = yield* contents.load(space.revisionId)
-        const at = yield* now
-        const target = importFiles(files, {
+      const at = yield* now
+      const read = (base: RevisionContent) =>
+        importFiles(files, {
           projectDirectory: job.projectDirectory,
           base,
           newId: () => `${prefix}${(counter++).toString(36)}`,
           blobKeys,
           oids,
           now: at
-        })
+        }).pipe(Effect.catchTag("Unreadable", ({ rule }) => new GitFailed({ reason: `A page of the repository ${rule}` })))
+      // Read before the transaction, on the space's content as it was authorized, so that the storage is not held
+      // while thousands of pages are read; read again inside it only if the space changed meanwhile.
+      const readBase = yield* contents.load(proof.space.revisionId)
+      const readTarget = yield* read(readBase)
+      return yield* uow.transaction(Effect.gen(function*() {
+        const space = yield* guard.lockForChange(proof)
+        if (!job.standalone && space.editMode === "locked") {
+          return yield* new Conflict({ reason: "The space is locked: nothing can be imported into it" })
+        }
+        const unchanged = space.revisionId === proof.space.revisionId
+        const base = unchanged ? readBase : yield* contents.load(space.revisionId)
+        const target = unchanged ? readTarget : yield* read(base)
         if (!job.force && sameContent(target, base)) return { commit: snapshot.commit } satisfies Outcome
         const delta = deltaOf(base, target)
         const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta, content: target })

@@ -8,7 +8,8 @@ import { Conflict, InvalidInput } from "../shared/Errors.js"
 import { PageId, type RevisionId, type SpaceId } from "../shared/Ids.js"
 import { boundedString, HttpUrl, validate } from "../shared/Limits.js"
 import { Secrets } from "../shared/Secrets.js"
-import { decodeHtml, type HtmlPage, readHtml } from "@octavo/markdown"
+import { heavyTask, HeavyWork, type Unreadable } from "../shared/HeavyWork.js"
+import { decodeHtml, readHtml } from "@octavo/markdown"
 import { type FetchedResource, WebFetcher } from "./Ports.js"
 
 export const ImportSource = boundedString({ min: 1, max: 50 }).pipe(
@@ -21,7 +22,7 @@ export type ImportInput = typeof ImportInput.Type
 /** How far an import reaches (README, "Importing a website"). */
 export const IMPORT_LIMITS = {
   /** Pages imported at most, the first page included. */
-  pages: 50,
+  pages: 100,
   /** Link hops from the first page. */
   depth: 3,
   /** Images imported at most. */
@@ -40,9 +41,18 @@ export interface ImportResult {
   readonly totalResources: number
 }
 
+/** What a crawl reads of a page: its title, and the URLs it links to and shows (`readHtml`). */
+interface HtmlFacts {
+  readonly title: string | undefined
+  readonly links: ReadonlyArray<string>
+  readonly images: ReadonlyArray<string>
+}
+
 interface ImportedPage {
   readonly url: string
-  readonly html: HtmlPage
+  /** The page's HTML, converted to markdown once every page's id is known. */
+  readonly source: string
+  readonly html: HtmlFacts
 }
 
 interface ImportedImage {
@@ -61,6 +71,36 @@ interface Site {
 }
 
 const withoutFragment = (url: string): string => url.replace(/#.*$/, "")
+
+/** A fetched page read (on the worker pool in the server: a page may be megabytes of HTML). */
+export const readHtmlTask = heavyTask("imports.readHtml", (html: string, url: string): HtmlFacts => {
+  const { title, links, images } = readHtml(html, url)
+  return { title, links, images }
+})
+
+/**
+ * A page's main content as markdown, with its links and images pointing where `links` and `images` say: by URL
+ * without its fragment for a link (the fragment is kept), by URL for an image; others stay as they are.
+ */
+export const htmlToMarkdownTask = heavyTask(
+  "imports.htmlToMarkdown",
+  (
+    html: string,
+    url: string,
+    links: ReadonlyArray<readonly [string, string]>,
+    images: ReadonlyArray<readonly [string, string]>
+  ): string => {
+    const linkTo = new Map(links)
+    const imageTo = new Map(images)
+    return readHtml(html, url).toMarkdown({
+      link: (href) => {
+        const to = linkTo.get(withoutFragment(href))
+        return to === undefined ? href : `${to}${href.includes("#") ? href.slice(href.indexOf("#")) : ""}`
+      },
+      image: (src) => imageTo.get(src) ?? src
+    })
+  }
+)
 
 const isHtml = (resource: FetchedResource) =>
   resource.status >= 200 && resource.status < 300 &&
@@ -127,6 +167,9 @@ const toBase64 = (bytes: Uint8Array): string => {
   return btoa(binary)
 }
 
+/** A page the parser could not read (nested past its stack, or not read in time) fails the import as bad input. */
+const unreadable = ({ rule }: Unreadable) => new InvalidInput({ field: "url", rule: `could not be imported: a page ${rule}` })
+
 /** Imports content from elsewhere into a space or a change request (conventions.md, api.md "Import result"). */
 export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports", {
   effect: Effect.gen(function*() {
@@ -141,6 +184,11 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
      */
     const crawl = (start: string) =>
       Effect.gen(function*() {
+        const heavy = yield* HeavyWork
+        const read = (body: Uint8Array, charset: string | undefined, url: string) => {
+          const source = decodeHtml(body, charset)
+          return Effect.map(heavy.run(readHtmlTask, source, url), (html): ImportedPage => ({ url, source, html }))
+        }
         const first = yield* fetcher.fetch(start, { maxBytes: IMPORT_LIMITS.pageBytes }).pipe(
           Effect.mapError((e) => new InvalidInput({ field: "url", rule: `could not be imported: ${e.reason}` }))
         )
@@ -159,7 +207,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
           const parsed = new URL(url)
           return parsed.origin === origin && parsed.pathname.startsWith(scope)
         }
-        const pages: Array<ImportedPage> = [{ url: first.url, html: readHtml(decodeHtml(first.body, first.charset), first.url) }]
+        const pages: Array<ImportedPage> = [yield* read(first.body, first.charset, first.url)]
         const aliases = new Map<string, string>([[withoutFragment(new URL(start).href), first.url], [first.url, first.url]])
         const seen = new Set<string>(aliases.keys())
         let frontier: ReadonlyArray<ImportedPage> = pages
@@ -189,7 +237,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
             }
             aliases.set(url, resource.url)
             aliases.set(resource.url, resource.url)
-            found.push({ url: resource.url, html: readHtml(decodeHtml(resource.body, resource.charset), resource.url) })
+            found.push(yield* read(resource.body, resource.charset, resource.url))
           }
           pages.push(...found)
           frontier = found
@@ -207,17 +255,38 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
         const pageUrls = new Set(Array.from(seen, (url) =>
           aliases.get(url) ?? url))
         return { pages, aliases, images, total: pageUrls.size + imageUrls.length } satisfies Site
-      })
+      }).pipe(Effect.catchTag("Unreadable", (error) => Effect.fail(unreadable(error))))
 
     /**
      * The changes that add a crawled site to `base`: its images as files, then its pages nested by
      * their paths (a page goes under the nearest imported page whose path holds its own), appended
      * at the top of the content, with links between them and to the images pointing inside.
      */
-    const plan = (site: Site, base: RevisionContent) =>
+    /**
+     * Every page's id, and its markdown with links to imported pages naming them by id and images their file by a
+     * batch ref (both resolve when the batch applies): converted before the content is locked, on the worker pool.
+     */
+    const convert = (site: Site) =>
       Effect.gen(function*() {
+        const heavy = yield* HeavyWork
         const ids = new Map<string, PageId>()
         for (const page of site.pages) ids.set(page.url, PageId.make(yield* secrets.newId))
+        const imageRefs = new Map(site.images.map((image, i) => [image.url, `~image-${i}`] as const))
+        const links = Array.from(site.aliases).flatMap(([url, page]) => {
+          const id = ids.get(page)
+          return id === undefined ? [] : [[url, `/pages/${id}`] as const]
+        })
+        const images = Array.from(imageRefs, ([url, ref]) => [url, `./${ref}`] as const)
+        const markdown = new Map<string, string>()
+        for (const page of site.pages) {
+          markdown.set(page.url, clip(yield* heavy.run(htmlToMarkdownTask, page.source, page.url, links, images), 1_000_000))
+        }
+        return { ids, imageRefs, markdown }
+      }).pipe(Effect.catchTag("Unreadable", (error) => Effect.fail(unreadable(error))))
+
+    const plan = (site: Site, converted: Effect.Effect.Success<ReturnType<typeof convert>>, base: RevisionContent) =>
+      Effect.sync(() => {
+        const { ids, imageRefs, markdown } = converted
         const segments = new Map(site.pages.map((page) => [page.url, segmentsOf(page.url)]))
         const parentOf = new Map<string, string | null>()
         for (const page of site.pages) {
@@ -266,19 +335,6 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
           takenFiles.add(unique)
           return [image.url, unique] as const
         }))
-        // Links to imported pages name them by id, images their file by a batch ref; both resolve when the batch applies.
-        const imageRefs = new Map(site.images.map((image, i) => [image.url, `~image-${i}`] as const))
-        const rewrite = {
-          link: (url: string) => {
-            const target = site.aliases.get(withoutFragment(url))
-            const id = target === undefined ? undefined : ids.get(target)
-            return id === undefined ? url : `/pages/${id}${url.includes("#") ? url.slice(url.indexOf("#")) : ""}`
-          },
-          image: (url: string) => {
-            const ref = imageRefs.get(url)
-            return ref === undefined ? url : `./${ref}`
-          }
-        }
         const changes: Array<AppliedChange> = []
         // At most 20 files a change, as for any caller.
         for (let start = 0; start < site.images.length; start += 20) {
@@ -299,7 +355,7 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
             id: ids.get(page.url) as PageId,
             title: titles.get(page.url) as string,
             slug: slugs.get(page.url) as string,
-            document: { markdown: clip(page.html.toMarkdown(rewrite), 1_000_000) },
+            document: { markdown: markdown.get(page.url) ?? "" },
             into: parent === null ? null : ids.get(parent) as PageId
           })
         }
@@ -319,7 +375,8 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
         // Nothing is fetched for a caller who could not write the result.
         yield* liveEdits.requireEditable(spaceId)
         const site = yield* crawl(valid.url)
-        const view = yield* liveEdits.editLiveWith(spaceId, (base) => plan(site, base))
+        const converted = yield* convert(site)
+        const view = yield* liveEdits.editLiveWith(spaceId, (base) => plan(site, converted, base))
         return resultOf(site, view.revision.id)
       })
 
@@ -333,7 +390,8 @@ export class Imports extends Effect.Service<Imports>()("@octavo/domain/Imports",
         const { space } = yield* changeRequestContent.requireEditable(spaceId, reference)
         if (space.editMode === "locked") return yield* new Conflict({ reason: "The space is locked: nothing can be imported into it" })
         const site = yield* crawl(valid.url)
-        const view = yield* changeRequestContent.editWith(spaceId, reference, (base) => plan(site, base))
+        const converted = yield* convert(site)
+        const view = yield* changeRequestContent.editWith(spaceId, reference, (base) => plan(site, converted, base))
         return resultOf(site, view.revision.id)
       })
 

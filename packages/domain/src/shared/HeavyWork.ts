@@ -42,6 +42,33 @@ export class HeavyWork extends Context.Reference<HeavyWork>()("@octavo/domain/He
   defaultValue: (): HeavyWorkRunner => ({ run: runHere })
 }) {}
 
+/** Text one batched task takes at most, in characters: a longer text goes alone. */
+const BATCH_CHARS = 64 * 1024
+
+/**
+ * `task` over `texts` in batches of about `BATCH_CHARS`, answers in order: thousands of small pages cross to a worker
+ * in a few tasks rather than each run here, and no batch holds the thread that runs it for long.
+ */
+export const runBatched = <A>(
+  task: HeavyTask<[ReadonlyArray<string>], ReadonlyArray<A>>,
+  texts: ReadonlyArray<string>
+): Effect.Effect<Array<A>, Unreadable> =>
+  Effect.gen(function*() {
+    const heavy = yield* HeavyWork
+    const batches: Array<Array<string>> = []
+    let size = BATCH_CHARS
+    for (const text of texts) {
+      if (size + text.length > BATCH_CHARS) {
+        batches.push([])
+        size = 0
+      }
+      batches[batches.length - 1]?.push(text)
+      size += text.length
+    }
+    const answers = yield* Effect.forEach(batches, (batch) => heavy.run(task, batch))
+    return answers.flat()
+  })
+
 // Markdown tasks: each one parse of a page, answering plain data.
 
 /** A page's front matter, title and body (`readPage`). */
@@ -50,8 +77,24 @@ export const readPageTask = heavyTask(
   (markdown: string, takeTitle: boolean): PageMarkdown => readPage(markdown, { takeTitle })
 )
 
+/** Pages' front matter, titles and bodies, with the links of each body: a repository's pages read in batches. */
+export const readPagesTask = heavyTask(
+  "markdown.readPages",
+  (texts: ReadonlyArray<string>): Array<{ readonly page: PageMarkdown; readonly links: Array<Link> }> =>
+    texts.map((text) => {
+      const page = readPage(text, { takeTitle: true })
+      return { page, links: page.body === "" ? [] : linksOf(page.body) }
+    })
+)
+
 /** The urls of a page with where they sit (`linksOf`). */
 export const linksTask = heavyTask("markdown.links", (markdown: string): Array<Link> => linksOf(markdown))
+
+/** The links of each of many pages: a space's pages read in batches. */
+export const linksOfPagesTask = heavyTask(
+  "markdown.linksOfPages",
+  (markdowns: ReadonlyArray<string>): Array<Array<Link>> => markdowns.map((markdown) => linksOf(markdown))
+)
 
 /** Where a link sits, as `rewriteLinksTask` finds its decision. */
 export const linkKey = (link: Pick<Link, "start" | "end">): string => `${link.start}:${link.end}`

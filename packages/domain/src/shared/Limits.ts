@@ -190,8 +190,14 @@ export const validate = <A, I>(schema: Schema.Schema<A, I, never>) => (input: A)
       })
     )
 
-/** The UTF-8 length of a string, without encoding it (a surrogate pair is one code point of four bytes). */
+const utf8 = new TextEncoder()
+
+/**
+ * The UTF-8 length of a string (a surrogate pair is one code point of four bytes). A long text is measured by the
+ * platform's encoder, natively: a loop over ten million characters held the event loop.
+ */
 export const utf8Length = (s: string): number => {
+  if (s.length > 64 * 1024) return utf8.encode(s).byteLength
   let bytes = 0
   for (let i = 0; i < s.length; i++) {
     const code = s.charCodeAt(i)
