@@ -28,10 +28,11 @@ import { buildMatrixWorld, buildPeople } from "./matrixWorld.js"
 // parameter with each bad value, the rest of the request valid so that the bad value reaches as far as it can.
 // A's admin sends them to S, an organization of the world's shape; organization A, built the same way, must read
 // the same at the end. Every answer must be below 500 and every error of the API's shape. FUZZ_PER_SPOT bad values
-// are drawn at each body spot (with SEED); FUZZ_LOG=<file> writes every request and answer.
+// are drawn at each body spot (5 unless set: about 6,000 requests, 20 s on memory and 35 s on PGlite on 2 cores;
+// FUZZ_PER_SPOT=25 sends every one, about 20,000), with FUZZ_SEED's seed; FUZZ_LOG=<file> writes every request and answer.
 
 const SEED = Number(process.env.FUZZ_SEED ?? 38)
-const PER_SPOT = Number(process.env.FUZZ_PER_SPOT ?? 8)
+const PER_SPOT = Number(process.env.FUZZ_PER_SPOT ?? 5)
 const LOG = process.env.FUZZ_LOG
 
 /** The SAML provider's certificate: a body that names one needs a real one. */
@@ -47,7 +48,9 @@ interface Failure {
 }
 
 const explain = (f: Failure) =>
-  `${f.problem}: ${f.request.method} ${f.request.path.length > 120 ? `${f.request.path.slice(0, 120)}…` : f.request.path} (${f.request.what})`
+  `${f.problem}: ${f.request.method} ${
+    f.request.path.length > 120 ? `${f.request.path.slice(0, 120)}…` : f.request.path
+  } (${f.request.what})`
 
 const pass = (storage: Layer.Layer<StoragePorts, unknown>) =>
   Effect.gen(function*() {
@@ -59,10 +62,9 @@ const pass = (storage: Layer.Layer<StoragePorts, unknown>) =>
     const a = yield* buildMatrixWorld(people)
     const before = yield* snapshotOf(operations, a.params, people.admin.token)
     let pool: IdPool = { params: (yield* buildMatrixWorld(people)).params, foreign: [] }
-    /** S is made anew before an operation when a write that moves or removes was accepted: each operation meets its objects where they were built. */
+    /** S is made anew after a write that may move or remove was accepted: each operation meets its objects as built. */
     let reshaped = false
     let renewals = 0
-    let renewTime = 0
 
     const r = new Random(SEED)
     const failures: Array<Failure> = []
@@ -70,7 +72,6 @@ const pass = (storage: Layer.Layer<StoragePorts, unknown>) =>
     /** Operations whose full valid body is not accepted: their bad values reach less far. */
     const refusedBases: Array<string> = []
     let sent = 0
-    const timings: Array<readonly [string, number, number]> = []
     let unique = 0
     const started = Date.now()
 
@@ -88,8 +89,7 @@ const pass = (storage: Layer.Layer<StoragePorts, unknown>) =>
       })
 
     /** Users are the server's: the server's admin writes them. */
-    const authorizationOf = (operation: Operation) =>
-      `Bearer ${operation.path.startsWith("/v1/users") ? ADMIN_TOKEN : people.admin.token}`
+    const authorizationOf = (operation: Operation) => `Bearer ${operation.path.startsWith("/v1/users") ? ADMIN_TOKEN : people.admin.token}`
 
     const making = (variant: number): Making => ({ pool, variant, known: { certificate }, unique })
     const bodyOf = (operation: Operation, variant: number, make: (m: Making) => unknown) => {
@@ -102,15 +102,10 @@ const pass = (storage: Layer.Layer<StoragePorts, unknown>) =>
     const requested = operations.filter((o) => o.body !== undefined || o.query.length > 0)
     for (const operation of requested) {
       if (reshaped) {
-        const t0 = Date.now()
         pool = { ...pool, params: (yield* buildMatrixWorld(people)).params }
-        renewTime += Date.now() - t0
         reshaped = false
         renewals++
       }
-      const label = labelOf(operation)
-      const opStarted = Date.now()
-      const opSent = sent
       const authorization = authorizationOf(operation)
       for (const c of bodyCases(operation, pool, r, PER_SPOT)) {
         const body = bodyOf(operation, c.variant, c.make)
@@ -123,10 +118,10 @@ const pass = (storage: Layer.Layer<StoragePorts, unknown>) =>
           yield* sendOne(requestOf(operation, pool, authorization, query, body, `query ${what}`))
         }
       }
-      timings.push([label, sent - opSent, Date.now() - opStarted])
     }
 
-    // The full valid requests, in a world made anew, to tell which the bad values above met a request that could succeed.
+    // The full valid requests, in a world made anew: the bad values above met requests that could succeed (or failed
+    // at their last check, as a move beside an object that is no sibling), which is what lets them go as far as they can.
     pool = { ...pool, params: (yield* buildMatrixWorld(people)).params }
     for (const operation of requested) {
       const body = bodyOf(operation, 0, (m) => fullBody(operation, m))
@@ -136,17 +131,23 @@ const pass = (storage: Layer.Layer<StoragePorts, unknown>) =>
     closeConnections()
     const seconds = (Date.now() - started) / 1000
     console.info(
-      `systematic fuzz: ${sent} requests, seed ${SEED}, ${PER_SPOT} per spot, ${seconds.toFixed(1)} s, S made anew ${renewals} times in ${renewTime} ms; statuses ${
+      `systematic fuzz: ${sent} requests to ${requested.length} operations, seed ${SEED}, ${PER_SPOT} bad values a spot, ${
+        seconds.toFixed(1)
+      } s, S made anew ${renewals} times; statuses ${
         JSON.stringify(Object.fromEntries([...statuses].sort(([x], [y]) => x - y)))
-      }; full valid requests refused:\n${refusedBases.join("\n")}`
+      }; full valid requests refused (${refusedBases.length}):\n${refusedBases.join("\n")}`
     )
-    console.info(timings.sort((x, y) => y[2] - x[2]).slice(0, 25).map((t) => t.join(" ")).join("\n"))
-    expect(failures.map(explain)).toEqual([])
+    expect(failures.slice(0, 40).map(explain)).toEqual([])
     expect(yield* snapshotOf(operations, a.params, people.admin.token)).toEqual(before)
+    // A full valid request that no longer succeeds leaves its operation's bad values short of the domain: few may.
+    expect(refusedBases.length).toBeLessThanOrEqual(12)
+  }).pipe(
     // Integrations' secrets are sealed with the server's key: without one, a body that has them is refused whole (412).
-  }).pipe(Effect.provide(testServer(storage, { secretKey: Redacted.make(new Uint8Array(randomBytes(32))) })), Effect.scoped)
+    Effect.provide(testServer(storage, { secretKey: Redacted.make(new Uint8Array(randomBytes(32))) })),
+    Effect.scoped
+  )
 
 describe("systematic fuzz: a bad value at every spot of every body and in every query parameter", () => {
-  it.live("memory", () => pass(MemoryStorage), 120_000)
-  it.live("embedded PostgreSQL (PGlite)", () => pass(PgStorage.pipe(Layer.provide(PgliteClient()))), 120_000)
+  it.live("memory", () => pass(MemoryStorage), 150_000)
+  it.live("embedded PostgreSQL (PGlite)", () => pass(PgStorage.pipe(Layer.provide(PgliteClient()))), 150_000)
 })

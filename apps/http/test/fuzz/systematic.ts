@@ -27,6 +27,7 @@ const idKeys: Readonly<Record<string, string>> = {
   sectionGroupId: "siteSectionGroupId",
   sectionId: "firstSectionId",
   sections: "siteSectionId",
+  site: "siteId",
   siteSection: "siteSectionId",
   siteSectionGroupId: "siteSectionGroupId",
   siteSpace: "siteSpaceId",
@@ -282,12 +283,25 @@ type Path = ReadonlyArray<string | number>
  * a bad value elsewhere goes as far as it can. `undefined` removes the property.
  */
 const fixes: Readonly<Record<string, (params: Readonly<Record<string, string>>) => ReadonlyArray<readonly [Path, unknown]>>> = {
-  // Not into itself: to the top.
-  "POST /v1/collections/{collectionId}/move": () => [[["parent"], null]],
+  // To the top (not into itself), before the space there.
+  "POST /v1/collections/{collectionId}/move": (params) => [
+    [["parent"], null],
+    [["position", "before", "space"], params.secondSpaceId]
+  ],
+  "POST /v1/spaces/{spaceId}/move": (params) => [[["parent"], null], [["position", "before", "space"], params.secondSpaceId]],
+  // Before the first section, at the top of the site.
+  "POST /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId}/move": (params) => [
+    [["position", "before", "id"], params.firstSectionId]
+  ],
+  "POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/move": (params) => [
+    [["position", "before", "id"], params.firstSectionId]
+  ],
   "POST /v1/orgs/{organizationId}/custom-fields": () => [[["type"], "select"]],
   // The world's field is a text field, which has no options.
   "PATCH /v1/orgs/{organizationId}/custom-fields/{fieldName}": () => [[["options"], undefined]],
-  "PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema": () => [[["jsonSchema"], { type: "object", properties: {}, additionalProperties: false }]],
+  "PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema": () => [
+    [["jsonSchema", "properties"], { plan: { type: "string", description: "Plan", enum: ["free", "pro"] } }]
+  ],
   "POST /v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate": () => [
     [["where"], [{ column: "url", operator: "in", values: ["https://example.com/fuzz"] }]]
   ],
