@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { appendFileSync, readFileSync } from "node:fs"
 import { MemoryStorage } from "@octavo/adapters-memory"
-import { PgliteClient, PgStorage } from "@octavo/adapters-pg"
+import { PgliteClient, PgServerClientInFreshSchema, PgStorage } from "@octavo/adapters-pg"
 import type { StoragePorts } from "@octavo/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
@@ -150,4 +150,8 @@ const pass = (storage: Layer.Layer<StoragePorts, unknown>) =>
 describe("systematic fuzz: a bad value at every spot of every body and in every query parameter", () => {
   it.live("memory", () => pass(MemoryStorage), 150_000)
   it.live("embedded PostgreSQL (PGlite)", () => pass(PgStorage.pipe(Layer.provide(PgliteClient()))), 150_000)
+  const url = process.env["OCTAVO_TEST_DATABASE_URL"]
+  if (url !== undefined && url !== "") {
+    it.live("PostgreSQL server", () => pass(PgStorage.pipe(Layer.provide(PgServerClientInFreshSchema(url)))), 150_000)
+  }
 })
