@@ -179,6 +179,8 @@ export interface Spot {
   readonly path: ReadonlyArray<string | number>
   readonly kind: "value" | "key"
   readonly schema: JsonSchema
+  /** In an array of a union's branches, the array and the item the spot is in: the items after it can go. */
+  readonly item?: { readonly array: ReadonlyArray<string | number>; readonly index: number }
 }
 
 /**
@@ -193,7 +195,9 @@ export const spotsOf = (value: unknown, schema: JsonSchema, path: ReadonlyArray<
     const items = schema.items ?? schema.anyOf?.find((s) => s.type === "array")?.items ?? {}
     const branches = nonNull(items.anyOf ?? [])
     if (branches.length <= 1) return [here, ...value.flatMap((item, i) => spotsOf(item, items, [...path, i]))]
-    const inItems = value.map((item, i) => spotsOf(item, branches[i] ?? {}, [...path, i]))
+    const inItems = value.map((item, i) =>
+      spotsOf(item, branches[i] ?? {}, [...path, i]).map((spot) => ({ ...spot, item: spot.item ?? { array: path, index: i } }))
+    )
     const alike = (spot: Spot) => `${spot.kind} ${spot.path.slice(path.length + 1).join(".")} ${JSON.stringify(spot.schema)}`
     const counts = new Map<string, number>()
     for (const spots of inItems) for (const key of new Set(spots.map(alike))) counts.set(key, (counts.get(key) ?? 0) + 1)
@@ -338,6 +342,13 @@ export const fullBody = (operation: Operation, making: Making): unknown => {
   return body
 }
 
+/** The body with a union's array cut after the spot's item: the bad item comes after good ones, and bodies stay small. */
+const upTo = (body: unknown, spot: Spot): unknown => {
+  if (spot.item === undefined) return body
+  const items = spot.item.array.reduce<unknown>(at, body) as ReadonlyArray<unknown>
+  return setAt(body, spot.item.array, items.slice(0, spot.item.index + 1))
+}
+
 /** One bad value at one spot of a full body. */
 export interface BodyCase {
   readonly variant: number
@@ -369,7 +380,7 @@ export const bodyCases = (operation: Operation, pool: IdPool, r: Random, perSpot
             spot,
             what: `key ${JSON.stringify(key.slice(0, 12))}`,
             make: (making) => {
-              const full = fullBody(operation, making)
+              const full = upTo(fullBody(operation, making), spot)
               const entry = Object.values(spot.path.reduce<unknown>(at, full) as Record<string, unknown>)[0]
               // Parsed, so that a key named __proto__ is a property of its own.
               return setAt(full, spot.path, JSON.parse(`{${JSON.stringify(key)}:${JSON.stringify(entry)}}`))
@@ -379,7 +390,7 @@ export const bodyCases = (operation: Operation, pool: IdPool, r: Random, perSpot
         continue
       }
       for (const [what, value] of badValuesFor(r, perSpot)) {
-        cases.push({ variant, spot, what, make: (making) => setAt(fullBody(operation, making), spot.path, value) })
+        cases.push({ variant, spot, what, make: (making) => setAt(upTo(fullBody(operation, making), spot), spot.path, value) })
       }
     }
   }
