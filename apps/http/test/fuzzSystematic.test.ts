@@ -6,7 +6,7 @@ import type { StoragePorts } from "@octavo/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
 import { problemOf, snapshotOf } from "./fuzz/checks.js"
-import type { FuzzRequest, IdPool } from "./fuzz/generate.js"
+import { type FuzzRequest, type IdPool, Random } from "./fuzz/generate.js"
 import { labelOf, type Operation, operationsOf } from "./fuzz/openapi.js"
 import { closeConnections, send } from "./fuzz/send.js"
 import {
@@ -14,7 +14,6 @@ import {
   bodyCases,
   fullBody,
   type Making,
-  Random,
   requestOf,
   spotName,
   validQuery,
