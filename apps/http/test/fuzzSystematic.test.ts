@@ -27,8 +27,8 @@ import { buildMatrixWorld, buildPeople } from "./matrixWorld.js"
 // parameter with each bad value, the rest of the request valid so that the bad value reaches as far as it can.
 // A's admin sends them to S, an organization of the world's shape; organization A, built the same way, must read
 // the same at the end. Every answer must be below 500 and every error of the API's shape. FUZZ_PER_SPOT bad values
-// are drawn at each body spot (5 unless set: about 6,000 requests, 20 s on memory and 35 s on PGlite on 2 cores;
-// FUZZ_PER_SPOT=25 sends every one, about 20,000), with FUZZ_SEED's seed; FUZZ_LOG=<file> writes every request and answer.
+// are drawn at each body spot (5 unless set: about 6,000 requests, times in docs/benchmarks.md; FUZZ_PER_SPOT=25
+// sends every one, about 20,000), with FUZZ_SEED's seed; FUZZ_LOG=<file> writes every request and answer.
 
 const SEED = Number(process.env.FUZZ_SEED ?? 38)
 const PER_SPOT = Number(process.env.FUZZ_PER_SPOT ?? 5)
