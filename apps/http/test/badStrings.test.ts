@@ -6,7 +6,7 @@ import type { StoragePorts } from "@octavo/domain"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { ADMIN_TOKEN, call, testServer } from "./harness.js"
-import { world } from "./scenario.js"
+import { trackedPageView, world } from "./scenario.js"
 
 /**
  * A request whose path is sent byte for byte, as an attacker's client would: HttpClient would
@@ -278,6 +278,56 @@ const suite = (storage: Layer.Layer<StoragePorts, unknown>) =>
       expectRefused(`sites?space=${space.slice(0, 12)}`, listed, [400])
       expect(listed.body.error.message).toBe("space: must be an id (letters, digits, - and _)")
     }
+
+    // Found by the systematic fuzz (fuzzSystematic.test.ts): a NUL in an aggregate filter's value, and in an
+    // organization's default site, reached PostgreSQL (500 there). Both are decoded by the domain's schemas first.
+    const site = yield* call("POST", `/v1/orgs/${org}/sites`, { token: admin, body: { title: "Insights" } })
+    expect(site.status).toBe(201)
+    const events = `/v1/orgs/${org}/sites/${site.body.id}/insights/events`
+    const tracked = yield* call("POST", events, { token: admin, body: { events: [trackedPageView] } })
+    expect(tracked.status).toBe(204)
+    const aggregate = (where: unknown) =>
+      call("POST", `${events}/aggregate`, {
+        token: admin,
+        body: { select: [{ column: "url" }, { column: "eventsCount" }], groupBy: [{ column: "url" }], where, range: "last30Days" }
+      })
+    const counted = yield* aggregate([{ column: "url", values: [trackedPageView.location.url] }])
+    expect([counted.status, counted.body.columns]).toEqual([200, [
+      { column: "url", values: [trackedPageView.location.url] },
+      { column: "eventsCount", values: [1] }
+    ]])
+    const unstorable = [[NUL, "must not contain NUL characters"], [LONE_HIGH, "must be well-formed Unicode (no lone surrogates)"]]
+    for (const [bad, rule] of unstorable) {
+      const filtered = yield* aggregate([{ column: "url", values: [trackedPageView.location.url, bad] }])
+      expectRefused(`where value ${JSON.stringify(bad)}`, filtered, [400])
+      expect(filtered.body.error.message).toBe(`where.0.values.1: ${rule}`)
+      const claimed = yield* aggregate([{ column: "visitorClaim", claim: bad, values: ["pro"] }])
+      expectRefused(`where claim ${JSON.stringify(bad)}`, claimed, [400])
+      expect(claimed.body.error.message).toBe(`where.0.claim: ${rule}`)
+    }
+    for (const bad of [NUL, "", "../x", "\u00e9", "x".repeat(10_000)]) {
+      const paged = yield* aggregate([{ column: "page", values: [{ page: bad, space: spaceId }] }])
+      expectRefused(`where page ${JSON.stringify(bad.slice(0, 12))}`, paged, [400])
+      expect(paged.body.error.message).toMatch(/^where\.0\.values\.0\.page: /)
+    }
+    // The same query answers as before: a refused one recorded nothing.
+    expect((yield* aggregate([{ column: "url", values: [trackedPageView.location.url] }])).body).toEqual(counted.body)
+
+    const organization = (yield* call("GET", `/v1/orgs/${org}`, { token: admin })).body
+    for (const bad of [NUL, LONE_HIGH, "", "../x", "\u00e9", "x".repeat(10_000)]) {
+      const patched = yield* call("PATCH", `/v1/orgs/${org}`, {
+        token: admin,
+        body: { title: "Changed", defaultContent: { type: "site", site: bad } }
+      })
+      expectRefused(`defaultContent.site ${JSON.stringify(bad.slice(0, 12))}`, patched, [400])
+      expect(patched.body.error.message).toMatch(/^defaultContent\.site: [^;]+$/)
+    }
+    expect((yield* call("GET", `/v1/orgs/${org}`, { token: admin })).body).toEqual(organization)
+    const pointed = yield* call("PATCH", `/v1/orgs/${org}`, {
+      token: admin,
+      body: { defaultContent: { type: "site", site: site.body.id } }
+    })
+    expect([pointed.status, pointed.body.defaultContent]).toEqual([200, { type: "site", site: site.body.id }])
   }).pipe(Effect.provide(testServer(storage)), Effect.scoped)
 
 describe("bad strings and references answer 400 or 404, never 500", () => {

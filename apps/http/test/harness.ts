@@ -27,7 +27,10 @@ export const serverOrigin = Effect.map(serverPort, (port) => `http://127.0.0.1:$
 const TEST_RATE_LIMITS = { perToken: 1_000_000, perAddress: 1_000_000 }
 
 /** The application on a test server, over the given storage, with an HttpClient aimed at it. */
-export const testServer = (storage: Layer.Layer<StoragePorts, unknown>, options: Pick<ServerOptions, "fetch" | "rateLimit"> = {}) =>
+export const testServer = (
+  storage: Layer.Layer<StoragePorts, unknown>,
+  options: Pick<ServerOptions, "fetch" | "rateLimit" | "secretKey"> = {}
+) =>
   makeHttpApp(storage, {
     publicUrl: PUBLIC_URL,
     adminToken: ADMIN_TOKEN,

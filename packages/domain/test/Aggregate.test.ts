@@ -3,7 +3,7 @@ import { Effect, Either, Schema } from "effect"
 import * as fc from "fast-check"
 import { storedEvent } from "./contract/events.js"
 import type { InvalidInput } from "../src/shared/Errors.js"
-import type { SiteId } from "../src/shared/Ids.js"
+import type { PageId, SiteId, SpaceId } from "../src/shared/Ids.js"
 import type { AggregateInput } from "../src/insights/Aggregate.js"
 import {
   addUtcMonths,
@@ -18,6 +18,8 @@ import type { QueryColumn, ResolvedQuery } from "../src/insights/Query.js"
 
 const site = "site1" as SiteId
 const other = "site2" as SiteId
+/** A page of a space, as a filter names it. */
+const pageRef = (page: string, space: string) => ({ page: page as PageId, space: space as SpaceId })
 const now = new Date("2026-11-24T12:00:00.000Z")
 
 const resolve = (input: AggregateInput): ResolvedQuery => Effect.runSync(resolveQuery(site, input, now))
@@ -164,7 +166,7 @@ describe("resolveQuery", () => {
         { column: "datetime", operator: "greaterThanOrEqual", values: ["2026-11-01T01:00:00+01:00"] },
         { column: "hourOfDay", operator: "lessThan", values: [12] },
         { column: "eventsCount", operator: "greaterThan", values: [2] },
-        { column: "page", values: [{ space: "s1", page: "p1" }, null] },
+        { column: "page", values: [pageRef("p1", "s1"), null] },
         { column: "visitorAuthenticated", values: [true] }
       ]
     })
@@ -200,7 +202,7 @@ describe("resolveQuery", () => {
     expect(at([{ column: "askResponseRating", operator: "lessThan", values: [1] }])).toBe("where.0.operator")
     expect(at([{ column: "visitorAuthenticated", values: ["true"] }])).toBe("where.0.values")
     expect(at([{ column: "urlPath", values: [3] }])).toBe("where.0.values")
-    expect(at([{ column: "urlPath", values: [{ page: "p", space: "s" }] }])).toBe("where.0.values")
+    expect(at([{ column: "urlPath", values: [pageRef("p", "s")] }])).toBe("where.0.values")
     expect(at([{ column: "visitorClaim", claim: "plan", values: [true] }])).toBe("where.0.values")
     expect(refusal({ ...base, where: [{ column: "urlPath", values: [] }] }).rule).toBe("needs at least one value")
   })
@@ -539,7 +541,7 @@ describe("evaluateQuery", () => {
     expect(query({ groupBy: [{ column: "page" }], order: { by: { column: "page" }, direction: "desc" }, limit: 2 }))
       .toEqual([[{ page: "p1", space: "s2" }, 1], [{ page: "p1", space: "s1" }, 2]])
     // A filter matches the page id alone, whatever the space; null matches no page.
-    expect(query({ groupBy: [{ column: "page" }], where: [{ column: "page", values: [{ page: "p1", space: "s1" }] }] }))
+    expect(query({ groupBy: [{ column: "page" }], where: [{ column: "page", values: [pageRef("p1", "s1")] }] }))
       .toEqual([[{ page: "p1", space: "s1" }, 2], [null, 1], [{ page: "p1", space: "s2" }, 1]])
     expect(query({ groupBy: [{ column: "page" }], where: [{ column: "page", values: [null] }] }))
       .toEqual([[null, 1], [{ page: null, space: "s1" }, 1]])

@@ -6,14 +6,26 @@ import { MAX_BODY_BYTES } from "./Limits.js"
 
 const hasTag = (error: unknown, tag: string): boolean => Predicate.isTagged(error, tag)
 
+interface Issue {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
 const decodeMessage = (error: unknown): string => {
-  const issues = (error as { issues?: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }).issues ?? []
+  const all = (error as { issues?: ReadonlyArray<Issue> }).issues ?? []
+  // An optional or nullable field's "Expected undefined" or "Expected null" adds nothing to the rule it broke, nor
+  // does a union's "Expected string" where one of its members broke a rule deeper inside (`values.0.page: …`).
+  const absent = (issue: Issue) => /^Expected (undefined|null)\b/.test(issue.message)
+  const within = (outer: Issue, inner: Issue) =>
+    inner.path.length > outer.path.length && outer.path.every((key, i) => String(key) === String(inner.path[i]))
+  const saysLess = (issue: Issue) => absent(issue) || (/^Expected /.test(issue.message) && all.some((other) => within(issue, other)))
+  const issues = all.some((issue) => !saysLess(issue)) ? all.filter((issue) => !saysLess(issue)) : all
   const seen = new Set<string>()
   const described: Array<string> = []
   for (const issue of issues) {
     const path = issue.path.map(String).join(".")
-    // An optional field's "Expected undefined" adds nothing to the rule it broke; one message a field.
-    if (seen.has(path) || issue.message.startsWith("Expected undefined")) continue
+    // One message a field.
+    if (seen.has(path)) continue
     seen.add(path)
     described.push(path === "" ? issue.message : `${path}: ${issue.message}`)
   }

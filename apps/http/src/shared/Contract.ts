@@ -24,7 +24,9 @@ const isObject = (value: Json): value is Record<string, Json> => typeof value ==
 /**
  * Request bodies take properties they do not name and ignore them (Schema's decoding drops excess
  * properties), as GitBook's do; the generated document claims `additionalProperties: false` on every
- * struct. This removes that claim from each request body's schema and every component it refers to.
+ * struct. This removes that claim from each request body's schema and every component it refers to,
+ * but for a schema with an `$id` of its own: JSON that the domain checks key by key, stated by hand as it
+ * is checked (a site's adaptive schema refuses other keys at every level).
  */
 export const requestBodiesAcceptUnknownProperties = (spec: Record<string, Json>): Record<string, Json> => {
   const document = structuredClone(spec)
@@ -37,6 +39,7 @@ export const requestBodiesAcceptUnknownProperties = (spec: Record<string, Json>)
     if (visited.has(schema)) return
     visited.add(schema)
     if (Array.isArray(schema)) return schema.forEach(open)
+    if (typeof schema["$id"] === "string") return
     if (schema["additionalProperties"] === false) delete schema["additionalProperties"]
     const ref = schema["$ref"]
     if (typeof ref === "string" && ref.startsWith("#/components/schemas/")) open(components[ref.slice("#/components/schemas/".length)])

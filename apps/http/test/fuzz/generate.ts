@@ -230,7 +230,7 @@ const spotsOf = (value: unknown, schema: JsonSchema, path: ReadonlyArray<string 
 }
 
 /** The body with the value at `path` replaced (or removed, for `remove`). */
-const setAt = (body: unknown, path: ReadonlyArray<string | number>, value: unknown, remove = false): unknown => {
+export const setAt = (body: unknown, path: ReadonlyArray<string | number>, value: unknown, remove = false): unknown => {
   if (path.length === 0) return value
   const [head, ...rest] = path as [string | number, ...Array<string | number>]
   if (Array.isArray(body)) {

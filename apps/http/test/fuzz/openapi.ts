@@ -15,6 +15,7 @@ export interface JsonSchema {
   readonly minimum?: number
   readonly maximum?: number
   readonly format?: string
+  readonly pattern?: string
   readonly description?: string
 }
 

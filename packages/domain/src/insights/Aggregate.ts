@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { InvalidInput } from "../shared/Errors.js"
-import type { SiteId } from "../shared/Ids.js"
+import { PageId, type SiteId, SpaceId } from "../shared/Ids.js"
+import { StoredString } from "../shared/Limits.js"
 import type { StoredEvent } from "./Event.js"
 import type { SegmentCount } from "./Ports.js"
 import type {
@@ -42,19 +43,20 @@ const IntervalSchema = Schema.Literal("hour", "day", "week", "month")
 export const AggregateColumn = Schema.Struct({
   column: ColumnName,
   interval: Schema.optional(IntervalSchema),
-  claim: Schema.optional(Schema.String),
+  claim: Schema.optional(StoredString),
   precision: Schema.optional(Schema.Int.pipe(Schema.between(0, 15)))
 })
 export type AggregateColumn = typeof AggregateColumn.Type
 
 /** GitBook's `page` filter value: a page of a space; the page id alone is matched. */
-const PageRef = Schema.Struct({ page: Schema.NullOr(Schema.String), space: Schema.String })
+const PageRef = Schema.Struct({ page: Schema.NullOr(PageId), space: SpaceId })
 
 /** A filter [SiteInsightsQueryEventsFilter]. */
 export const AggregateFilter = Schema.Struct({
   column: ColumnName,
-  claim: Schema.optional(Schema.String),
-  values: Schema.Array(Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null, PageRef)),
+  claim: Schema.optional(StoredString),
+  // Values are compared in storage: their strings are StoredStrings, as every string that reaches it.
+  values: Schema.Array(Schema.Union(StoredString, Schema.Number, Schema.Boolean, Schema.Null, PageRef)),
   operator: Schema.optional(
     Schema.Literal("in", "notIn", "greaterThan", "greaterThanOrEqual", "lessThan", "lessThanOrEqual")
   )
@@ -64,7 +66,7 @@ export type AggregateFilter = typeof AggregateFilter.Type
 export const rangePresets = ["last24Hours", "last7Days", "last30Days", "last3Months", "lastYear"] as const
 export const AggregateRange = Schema.Union(
   Schema.Literal(...rangePresets),
-  Schema.Struct({ from: Schema.String, to: Schema.String })
+  Schema.Struct({ from: StoredString, to: StoredString })
 )
 export type AggregateRange = typeof AggregateRange.Type
 

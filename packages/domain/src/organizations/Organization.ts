@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { InviteId, OrganizationId, TeamId, UserId } from "../shared/Ids.js"
+import { InviteId, OrganizationId, SiteId, TeamId, UserId } from "../shared/Ids.js"
 import {
   boundedArray,
   boundedString,
@@ -20,9 +20,10 @@ export const OrganizationHostname = boundedString({ min: 3, max: 32 }).pipe(
 export const EmailDomains = boundedArray(EmailDomain, { max: 100 })
 export const TeamTitle = boundedString({ min: 1, max: 64 })
 
+/** What a visitor of the organization's hostname is shown: one of its sites. */
 export const DefaultContent = Schema.Struct({
   type: Schema.Literal("site"),
-  site: Schema.String
+  site: SiteId
 })
 
 export const Organization = Schema.Struct({

@@ -247,6 +247,66 @@ const rootProblem = (json: unknown): Problem | undefined => {
   return undefined
 }
 
+/** A closed object of JSON Schema: what `adaptiveSchemaProblem` takes, every other key refused ("is not allowed"). */
+const closedObject = (properties: Readonly<Record<string, object>>, required: ReadonlyArray<string>): object => ({
+  type: "object",
+  required,
+  properties,
+  additionalProperties: false
+})
+
+const describedAs = (type: string, more: Readonly<Record<string, object>> = {}, required: ReadonlyArray<string> = []) =>
+  closedObject(
+    { type: { type: "string", enum: [type] }, description: { type: "string", maxLength: maxDescription }, ...more },
+    ["type", "description", ...required]
+  )
+
+const enumOf = { type: "array", minItems: 1, maxItems: maxEnumItems, items: { type: "string", maxLength: maxEnumItem } }
+const scalarClaims = [describedAs("boolean"), describedAs("string", { enum: enumOf }), describedAs("number")]
+
+/** A claim at `depth` (top-level claims are 1). */
+const claimJsonSchema = (depth: number): object => ({
+  anyOf: [
+    ...scalarClaims,
+    describedAs("array", { items: { anyOf: scalarClaims } }, ["items"]),
+    describedAs("object", claimsJsonSchema(depth + 1), ["properties", "additionalProperties"])
+  ]
+})
+
+/** An object's claims, at `depth`: none below maxDepth. */
+const claimsJsonSchema = (depth: number): Readonly<Record<string, object>> => ({
+  properties: depth > maxDepth
+    ? { type: "object", maxProperties: 0 }
+    : { type: "object", additionalProperties: claimJsonSchema(depth) },
+  additionalProperties: { type: "boolean", enum: [false] }
+})
+
+/**
+ * The adaptive schema as JSON Schema, for the API's document: GB's SiteAdaptiveJSONSchema with `$id`, closed at
+ * every level as `adaptiveSchemaProblem` is (the sizes and counts it also checks are not all said here).
+ */
+export const adaptiveSchemaJsonSchema: object = {
+  $id: "/schemas/site-adaptive-json-schema",
+  ...closedObject({
+    $schema: { type: "string", enum: [draft07] },
+    $id: { type: "string", format: "uri", maxLength: maxId },
+    type: { type: "string", enum: ["object"] },
+    properties: {
+      type: "object",
+      // `unsigned` holds the unsigned claims, with the description GB gives it.
+      properties: {
+        unsigned: closedObject({
+          type: { type: "string", enum: ["object"] },
+          description: { type: "string", enum: [unsignedDescription] },
+          ...claimsJsonSchema(2)
+        }, ["type", "description", "properties", "additionalProperties"])
+      },
+      additionalProperties: claimJsonSchema(1)
+    },
+    additionalProperties: { type: "boolean", enum: [false] }
+  }, ["type", "properties", "additionalProperties"])
+}
+
 /**
  * Why `json` is not an adaptive schema we accept, or undefined when it is; otherwise
  * `{ pointer: "/properties/plan/enum/3", rule: "must be unique" }`. The pointer is RFC 6901 ("" is the root).

@@ -11,6 +11,7 @@ import {
 import { boundedArray, boundedString, patternString, StoredJson, StoredString } from "../shared/Limits.js"
 import { CollectionId } from "../shared/Ids.js"
 import { SpaceEmoji, SpaceTitle } from "../spaces/Space.js"
+import { adaptiveSchemaJsonSchema } from "./AdaptiveSchema.js"
 import { conditionProblem } from "./Condition.js"
 
 // Sites: limits from api.md's "Limits" table and conventions-2.md §1.
@@ -281,4 +282,7 @@ export type UpdatePublishingAuthInput = typeof UpdatePublishingAuthInput.Type
 
 export { ShareKey as ShareKeyQuery } from "../spaces/Space.js"
 
-export const AdaptiveSchemaInput = Schema.Struct({ jsonSchema: StoredJson })
+/** The adaptive schema arrives as JSON, checked by `adaptiveSchemaProblem`; the document shows what that takes. */
+export const AdaptiveSchemaInput = Schema.Struct({
+  jsonSchema: StoredJson.annotations({ jsonSchema: adaptiveSchemaJsonSchema })
+})
