@@ -17,13 +17,11 @@ import { byCreation, conflictOnUnique, selectPage } from "../shared/Sql.js"
 
 const SpecRow = rowOf(OpenAPISpec, { lastProcessedErrors: Jsonb(Schema.Array(ProcessError)) })
 const VersionRow = rowOf(OpenAPISpecVersion)
-/** The text as UTF-8 bytes, decoded as it was encoded: a byte order mark stays. */
-const Utf8 = Schema.transform(Schema.Uint8ArrayFromSelf, Schema.String, {
-  strict: true,
-  decode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
-  encode: (text) => new Uint8Array(Buffer.from(text, "utf8"))
-})
-const TextRow = Schema.Struct({ content: Utf8 })
+/** A version's text is kept as UTF-8 bytes (a byte order mark stays), in chunks of this many bytes. */
+const CHUNK_BYTES = 256 * 1024
+const Chunk = rowOf(Schema.Struct({ versionId: OpenAPISpecVersionId, number: Schema.Number, bytes: Schema.Uint8ArrayFromSelf }))
+const ChunkKey = Schema.Struct({ versionId: OpenAPISpecVersionId, number: Schema.Number })
+const ChunkBytes = Schema.Struct({ bytes: Schema.Uint8ArrayFromSelf })
 
 const BySlug = Schema.Struct({ organizationId: OrganizationId, slug: Schema.String })
 const Claimed = Schema.Struct({ id: OpenAPISpecId, claim: Schema.String })
@@ -100,12 +98,23 @@ export const OpenAPISpecVersionRepositoryLive = Layer.effect(
   OpenAPISpecVersionRepository,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const insertRow = execute(
-      rowOf(Schema.Struct({ ...OpenAPISpecVersion.fields, content: Schema.String }), { content: Utf8 }),
-      (row) => sql`INSERT INTO openapi_spec_versions ${sql.insert(row)}`
+    const insertRow = execute(VersionRow, (row) => sql`INSERT INTO openapi_spec_versions ${sql.insert(row)}`)
+    const insertChunk = execute(Chunk, (row) => sql`INSERT INTO openapi_spec_version_chunks ${sql.insert(row)}`)
+    const chunk = findOne(
+      ChunkKey,
+      ChunkBytes,
+      (key) => sql`SELECT bytes FROM openapi_spec_version_chunks WHERE version_id = ${key.versionId} AND number = ${key.number}`
     )
     return OpenAPISpecVersionRepository.of({
-      insert: (version, text) => insertRow({ ...version, content: text }),
+      // One statement a chunk, so that a large text never holds the database for long.
+      insert: (version, text) =>
+        Effect.gen(function*() {
+          yield* insertRow(version)
+          const bytes = new Uint8Array(Buffer.from(text, "utf8"))
+          for (let number = 0; number * CHUNK_BYTES < bytes.length; number++) {
+            yield* insertChunk({ versionId: version.id, number, bytes: bytes.subarray(number * CHUNK_BYTES, (number + 1) * CHUNK_BYTES) })
+          }
+        }),
       find: (specId, id) =>
         findOne(
           VersionOf,
@@ -114,10 +123,21 @@ export const OpenAPISpecVersionRepositoryLive = Layer.effect(
             sql`SELECT ${sql.literal(versionColumns)} FROM openapi_spec_versions v WHERE v.id = ${key.id} AND v.spec_id = ${key.specId}`
         )({ specId, id }),
       text: (id) =>
-        Effect.map(
-          findOne(OpenAPISpecVersionId, TextRow, (key) => sql`SELECT content FROM openapi_spec_versions WHERE id = ${key}`)(id),
-          Option.map((row) => row.content)
-        ),
+        Effect.gen(function*() {
+          const version = yield* findOne(
+            OpenAPISpecVersionId,
+            Schema.Struct({ id: OpenAPISpecVersionId }),
+            (key) => sql`SELECT id FROM openapi_spec_versions WHERE id = ${key}`
+          )(id)
+          if (Option.isNone(version)) return Option.none()
+          const parts: Array<Uint8Array> = []
+          for (let number = 0;; number++) {
+            const part = yield* chunk({ versionId: id, number })
+            if (Option.isNone(part)) break
+            parts.push(part.value.bytes)
+          }
+          return Option.some(Buffer.concat(parts).toString("utf8"))
+        }),
       list: (specId, page) =>
         selectPage(sql, {
           select: sql.literal(versionColumns),
