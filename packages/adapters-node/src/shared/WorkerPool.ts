@@ -28,7 +28,8 @@ export const DEFAULT_WORKER_POOL: WorkerPoolOptions = {
   workers: defaultParseWorkers(),
   // About 40 ms of parsing here at most: a larger input waits for a worker rather than holding every other request.
   thresholdChars: 8 * 1024,
-  timeoutMs: 20_000,
+  // The largest accepted input (a 10 MiB YAML specification) takes 10 to 15 s on a loaded 2-core machine.
+  timeoutMs: 60_000,
   heapMb: 0
 }
 
