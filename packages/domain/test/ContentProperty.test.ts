@@ -107,7 +107,7 @@ describe("content changes", () => {
     const ours = apply(start, [{ operation: "update_page", page: PageId.make("s1"), into: PageId.make("s2") }], "m")
     const theirs = apply(start, [{ operation: "update_page", page: PageId.make("s2"), into: PageId.make("s1") }], "t")
     if (Either.isLeft(ours) || Either.isLeft(theirs)) throw new Error("moves failed")
-    expect(mergeContent(start, ours.right.content, theirs.right.content)).toMatchObject({ _tag: "conflicts" })
+    expect(Effect.runSync(mergeContent(start, ours.right.content, theirs.right.content))).toMatchObject({ _tag: "conflicts" })
   })
 
   it("random batches keep the page tree valid", () => {
@@ -141,10 +141,10 @@ describe("content changes", () => {
           if (Either.isLeft(ours) || Either.isLeft(others)) return
           // A change that leaves a page as it was is invisible to a three-way merge: compare only
           // when every page my changes name did change.
-          const changed = changedPages(start, ours.right.content)
+          const changed = Effect.runSync(changedPages(start, ours.right.content))
           const named = myChanges.flatMap((c) => (c.operation === "update_page" || c.operation === "delete_page" ? [c.page] : []))
           if (!named.every((id) => changed.has(id))) return
-          const merged = mergeContent(start, ours.right.content, others.right.content)
+          const merged = Effect.runSync(mergeContent(start, ours.right.content, others.right.content))
           if (merged._tag === "conflicts") return
           expectValidTree(merged.content)
           const sequential = apply(others.right.content, myChanges, "m")

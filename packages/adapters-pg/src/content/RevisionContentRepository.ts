@@ -20,8 +20,11 @@ import { documentOf, findOne, single } from "../shared/Rows.js"
  */
 export const SNAPSHOT_INTERVAL = 1000
 
-/** Rows per INSERT, well below Postgres's 65,535 parameters per statement. */
-const INSERT_CHUNK = 1_000
+/**
+ * Rows per INSERT: well below Postgres's 65,535 parameters per statement, and few enough that embedded PGlite, which
+ * runs a statement without a turn of the event loop, holds it tens of milliseconds, not hundreds (issue 38).
+ */
+const INSERT_CHUNK = 200
 
 /** A page as its jsonb document holds it: dates in epoch milliseconds, absent fields left out. */
 const StoredPage = documentOf(ContentPage)
@@ -51,14 +54,13 @@ const filesTable: EntryTable = { table: "revision_files", id: "file_id", value: 
  * A delta's entries by id, NULL for a deletion. Applied in the domain's order: upserts, then
  * deletions, so an entry both upserted and deleted is deleted, and of two upserts the last wins.
  */
-const entriesOf = <Id extends string, A, Stored>(
+const entriesOf = <Id extends string, A>(
   upserted: ReadonlyArray<A>,
   deleted: ReadonlyArray<Id>,
-  idOf: (a: A) => Id,
-  store: (a: A) => Stored
-): ReadonlyMap<Id, Stored | null> => {
-  const entries = new Map<Id, Stored | null>()
-  for (const a of upserted) entries.set(idOf(a), store(a))
+  idOf: (a: A) => Id
+): ReadonlyMap<Id, A | null> => {
+  const entries = new Map<Id, A | null>()
+  for (const a of upserted) entries.set(idOf(a), a)
   for (const id of deleted) entries.set(id, null)
   return entries
 }
@@ -148,15 +150,17 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
           sql`SELECT depth FROM revision_contents WHERE revision_id = ${parentId}`
       )
 
-      const insertEntries = <Id extends string, Stored>(
+      /** Entries encoded by `store` a chunk at a time, so that a delta of thousands waits its turns between statements. */
+      const insertEntries = <Id extends string, A, Stored>(
         revisionId: RevisionId,
         entries: EntryTable,
-        rows: ReadonlyArray<readonly [Id, Stored | null]>
+        rows: ReadonlyArray<readonly [Id, A | null]>,
+        store: (a: A) => Stored
       ) =>
         Effect.forEach(Arr.chunksOf(rows, INSERT_CHUNK), (chunk) =>
           sql`INSERT INTO ${into(entries)} VALUES ${
             sql.csv(chunk.map(([id, entry]) =>
-              sql`(${revisionId}, ${id}, ${entry === null ? null : JSON.stringify(entry)}::jsonb)`
+              sql`(${revisionId}, ${id}, ${entry === null ? null : JSON.stringify(store(entry))}::jsonb)`
             ))
           }`, { discard: true })
 
@@ -176,9 +180,9 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
         save: (revisionId, spaceId, parentId, delta) =>
           sql.withTransaction(Effect.gen(function*() {
             const pages = entriesOf(delta.pages, delta.deletedPages, (p) =>
-              p.id, encodePage)
+              p.id)
             const files = entriesOf(delta.files, delta.deletedFiles, (f) =>
-              f.id, encodeFile)
+              f.id)
             // A parent with no stored content is empty: the revision starts a chain of its own.
             const parent = parentId === null ? undefined : Option.getOrUndefined(yield* parentDepth(parentId))
             const depth = parent === undefined ? 0 : parent.depth + 1
@@ -190,12 +194,12 @@ export const makeRevisionContentRepositoryLive = (snapshotInterval: number) =>
               yield* copyUnchanged(revisionId, parentId, filesTable, [...files.keys()])
             }
             // A snapshot holds no deletions: nothing below it is read.
-            const kept = <Id, Stored>(entries: ReadonlyMap<Id, Stored | null>) =>
+            const kept = <Id, A>(entries: ReadonlyMap<Id, A | null>) =>
               Array.from(entries).filter(([, entry]) =>
                 !isSnapshot || entry !== null
               )
-            yield* insertEntries(revisionId, pagesTable, kept(pages))
-            yield* insertEntries(revisionId, filesTable, kept(files))
+            yield* insertEntries(revisionId, pagesTable, kept(pages), encodePage)
+            yield* insertEntries(revisionId, filesTable, kept(files), encodeFile)
           })).pipe(Effect.orDie),
         load: (revisionId) =>
           Effect.gen(function*() {

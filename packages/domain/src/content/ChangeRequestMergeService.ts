@@ -37,7 +37,7 @@ export class ChangeRequestMerges extends Effect.Service<ChangeRequestMerges>()("
         const base = yield* contents.load(changeRequest.baseRevisionId)
         const ours = yield* contents.load(changeRequest.revisionId)
         const theirs = yield* contents.load(space.revisionId)
-        return { outcome: mergeContent(base, ours, theirs), theirs }
+        return { outcome: yield* mergeContent(base, ours, theirs), theirs }
       })
 
     /** Merging needs the `merge` permission (review level) and a space that is not locked. */

@@ -3,10 +3,12 @@ import { Effect } from "effect"
 import { Conflict, InvalidInput } from "../shared/Errors.js"
 import { type HeavyWorkRunner, linksTask, readPageTask, runHere } from "../shared/HeavyWork.js"
 import { FileId, PageId, type RevisionId } from "../shared/Ids.js"
+import { forEachInTurns } from "../shared/Turns.js"
 import { keyBetween } from "../shared/Position.js"
 import { slugify } from "./Markdown.js"
 import type { ContentChange, ContentDelta, ContentPage, DocumentInput, File, InsertPage, RevisionContent } from "./Page.js"
 import { byPosition, pathIndex, resolveLinksWith } from "./Resolve.js"
+import { makeSiblingPages, type SiblingPages } from "./Siblings.js"
 
 /** Largest file a change may carry, decoded. */
 export const MAX_FILE_BYTES = 1024 * 1024
@@ -141,7 +143,9 @@ interface Batch {
   readonly content: RevisionContent
   readonly context: ChangeContext
   readonly work: HeavyWorkRunner
-  readonly pages: Map<PageId, ContentPage>
+  /** The pages as the changes so far left them, changed through `tree`. */
+  readonly pages: ReadonlyMap<PageId, ContentPage>
+  readonly tree: SiblingPages
   readonly files: Map<FileId, File>
   readonly touchedPages: Set<PageId>
   readonly touchedFiles: Set<FileId>
@@ -153,14 +157,14 @@ interface Batch {
   readonly sources: Map<string, RevisionContent | undefined>
   readonly refs: { readonly pages: Map<string, PageId>; readonly files: Map<string, FileId> }
   readonly isExistingPath: (path: string) => boolean
-  readonly childrenOf: (parentId: PageId | null, except?: PageId) => Array<ContentPage>
   readonly isWithin: (candidate: PageId | null, ancestor: PageId) => boolean
   /** What the batch did to a page, first touch first; the kind follows whether it exists before and after. */
   readonly touched: (id: PageId, ref?: string) => void
 }
 
 const startBatch = (content: RevisionContent, context: ChangeContext): Batch => {
-  const pages = new Map(content.pages)
+  const tree = makeSiblingPages(content.pages)
+  const { pages } = tree
   const touchedPages = new Set<PageId>()
   const outcomes = new Map<PageId, PageOutcome>()
   // The revision's page paths, which refs must not shadow: built on the first ref only.
@@ -169,9 +173,6 @@ const startBatch = (content: RevisionContent, context: ChangeContext): Batch => 
     existingPaths ??= new Set(pathIndex(content).pathOf.values())
     return existingPaths.has(path)
   }
-
-  const childrenOf = (parentId: PageId | null, except?: PageId) =>
-    Array.from(pages.values()).filter((p) => p.parentId === parentId && p.id !== except).sort(byPosition)
 
   const isWithin = (candidate: PageId | null, ancestor: PageId): boolean => {
     for (let current = candidate; current !== null; current = pages.get(current)?.parentId ?? null) {
@@ -190,6 +191,7 @@ const startBatch = (content: RevisionContent, context: ChangeContext): Batch => 
     context,
     work: context.work ?? { run: runHere },
     pages,
+    tree,
     files: new Map(content.files),
     touchedPages,
     touchedFiles: new Set<FileId>(),
@@ -199,7 +201,6 @@ const startBatch = (content: RevisionContent, context: ChangeContext): Batch => 
     sources: new Map<string, RevisionContent | undefined>(),
     refs: { pages: new Map<string, PageId>(), files: new Map<string, FileId>() },
     isExistingPath,
-    childrenOf,
     isWithin,
     touched
   }
@@ -219,15 +220,14 @@ const stepOf = (batch: Batch, index: number) => {
         if (self !== undefined && batch.isWithin(into, self))
           return yield* invalid("into", "a page cannot move into itself or its subpages")
       }
-      const siblings = batch.childrenOf(into, self)
-      const where = at ?? siblings.length
-      if (where > siblings.length)
-        return yield* invalid("at", `must be at most ${siblings.length}, the number of pages there`)
-      return keyBetween(siblings[where - 1]?.position, siblings[where]?.position)
+      const count = batch.tree.countUnder(into, self)
+      const where = at ?? count
+      if (where > count) return yield* invalid("at", `must be at most ${count}, the number of pages there`)
+      return keyBetween(batch.tree.childAt(into, where - 1, self)?.position, batch.tree.childAt(into, where, self)?.position)
     })
 
   const requireFreeSlug = (slug: string, parentId: PageId | null, self?: PageId) =>
-    batch.childrenOf(parentId, self).some((p) => p.slug === slug)
+    batch.tree.slugTaken(parentId, slug, self)
       ? Effect.fail(new Conflict({ reason: `${field("slug")}: ${slug} is taken by a sibling page` }))
       : Effect.void
 
@@ -280,7 +280,7 @@ const insertPage = (batch: Batch, step: Step, change: ChangeOf<"insert_page">) =
       ...(kind === "link" && change.href !== undefined ? { href: change.href } : {}),
       ...(read.layout !== undefined ? { layout: read.layout } : {})
     }
-    batch.pages.set(page.id, page)
+    batch.tree.set(page)
     if (change.ref !== undefined) batch.refs.pages.set(change.ref, page.id)
     if (page.markdown !== "") batch.authored.set(page.id, field("document"))
     batch.touched(page.id, change.ref)
@@ -319,7 +319,7 @@ const updatePage = (batch: Batch, step: Step, change: ChangeOf<"update_page">) =
       ...(change.href !== undefined && current.kind === "link" ? { href: change.href } : {}),
       ...(read?.layout !== undefined ? { layout: read.layout } : {})
     }
-    batch.pages.set(updated.id, updated)
+    batch.tree.set(updated)
     if (read !== undefined && updated.markdown !== "") batch.authored.set(updated.id, field("document"))
     batch.touched(updated.id)
   })
@@ -328,9 +328,8 @@ const deletePage = (batch: Batch, step: Step, change: ChangeOf<"delete_page">) =
   Effect.gen(function*() {
     if (!batch.pages.has(change.page)) return yield* step.invalid("page", `page ${change.page} is not in this revision`)
     // The page and everything under it, found before any is removed.
-    const doomed = Array.from(batch.pages.keys()).filter((id) => batch.isWithin(id, change.page))
-    for (const id of doomed) {
-      batch.pages.delete(id)
+    for (const id of batch.tree.subtreeOf(change.page)) {
+      batch.tree.remove(id)
       batch.authored.delete(id)
       batch.touched(id)
     }
@@ -339,7 +338,7 @@ const deletePage = (batch: Batch, step: Step, change: ChangeOf<"delete_page">) =
 const revertPage = (batch: Batch, step: Step, change: ChangeOf<"revert_page">) =>
   Effect.gen(function*() {
     const { invalid, placeUnder, requireFreeSlug } = step
-    const { context, pages, sources } = batch
+    const { context, pages, sources, tree } = batch
     if (change.block !== undefined) return yield* invalid("block", "reverting single blocks is not supported: revert the whole page")
     const key = change.revision ?? ""
     if (!sources.has(key)) {
@@ -356,7 +355,7 @@ const revertPage = (batch: Batch, step: Step, change: ChangeOf<"revert_page">) =
     const parentBack = before.parentId === null || pages.has(before.parentId)
     const parentId = current !== undefined ? current.parentId : parentBack ? before.parentId : null
     // Its old key only while no sibling took it since: two pages never share a place.
-    const keyFree = parentBack && !batch.childrenOf(before.parentId, before.id).some((p) => p.position === before.position)
+    const keyFree = parentBack && !tree.positionTaken(before.parentId, before.position, before.id)
     const position = current !== undefined
       ? current.position
       : keyFree
@@ -364,7 +363,7 @@ const revertPage = (batch: Batch, step: Step, change: ChangeOf<"revert_page">) =
       : yield* placeUnder(parentId, undefined, before.id)
     yield* requireFreeSlug(before.slug, parentId, before.id)
     const reverted: ContentPage = { ...before, parentId, position, updatedAt: context.now }
-    pages.set(reverted.id, reverted)
+    tree.set(reverted)
     // The text comes back as it was stored, its links already resolved.
     batch.authored.delete(reverted.id)
     batch.touched(reverted.id)
@@ -433,7 +432,7 @@ const applyChange = (batch: Batch, index: number, change: AppliedChange): Effect
 /** Links of the markdown the batch wrote, resolved against the tree it produced. */
 const resolveAuthoredLinks = (batch: Batch) =>
   Effect.gen(function*() {
-    const { authored, files, pages, refs, work } = batch
+    const { authored, files, pages, refs, tree, work } = batch
     if (authored.size === 0) return
     const after: RevisionContent = { pages, files }
     const paths = pathIndex(after)
@@ -445,7 +444,7 @@ const resolveAuthoredLinks = (batch: Batch) =>
         work.run(linksTask, page.markdown),
         (links) => resolveLinksWith(work, page.markdown, links, after, paths, id, refs)
       ).pipe(Effect.mapError(({ rule }) => new InvalidInput({ field: documentField, rule })))
-      if (markdown !== page.markdown) pages.set(id, { ...page, markdown })
+      if (markdown !== page.markdown) tree.set({ ...page, markdown })
     }
   })
 
@@ -487,7 +486,7 @@ export const applyChanges = (
 ): Effect.Effect<AppliedBatch, InvalidInput | Conflict> =>
   Effect.gen(function*() {
     const batch = startBatch(content, context)
-    for (const [index, change] of changes.entries()) yield* applyChange(batch, index, change)
+    yield* forEachInTurns(changes, (change, index) => applyChange(batch, index, change))
     yield* resolveAuthoredLinks(batch)
     return finish(batch)
   })
