@@ -148,7 +148,7 @@ describe("parsing off the event loop", () => {
         const slowSpec = yield* Effect.promise(() => send(port, "PUT", `/v1/orgs/${orgId}/openapi/big`, { source: { text: spec } }))
         expect([slowSpec.status, slowSpec.body.error.message]).toEqual([400, "source.text: could not be read within 0.05 s"])
         // Below the threshold pages are parsed in the server's thread, with no time limit.
-        const small = yield* Effect.promise(() => send(port, "POST", `/v1/spaces/${spaceId}/content`, insertPage(bigPage(20_000, "Small"))))
+        const small = yield* Effect.promise(() => send(port, "POST", `/v1/spaces/${spaceId}/content`, insertPage(bigPage(4_000, "Small"))))
         expect(small.status).toBe(200)
       }))
   })
@@ -165,8 +165,8 @@ describe("parsing off the event loop", () => {
         ])
         const health = yield* Effect.promise(() => send(port, "GET", "/healthz"))
         expect(health.status).toBe(200)
-        // Above the threshold (64 Ki characters), so parsed by the worker that replaced the dead one.
-        const medium = bigPage(70_000, "Medium")
+        // Above the threshold (8 Ki characters), so parsed by the worker that replaced the dead one.
+        const medium = bigPage(20_000, "Medium")
         const next = yield* Effect.promise(() => send(port, "POST", `/v1/spaces/${spaceId}/content`, insertPage(medium)))
         expect(next.status).toBe(200)
       }))
