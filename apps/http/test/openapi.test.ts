@@ -215,8 +215,8 @@ describe("the served OpenAPI document", () => {
             tags: { type: "array", description: "Tags", items: plan },
             unsigned: { ...group({ a: group({ b: group({ c: flag }) }) }), description: "Unsigned claims of the site visitor." }
           }),
-          $schema: "http://json-schema.org/draft-07/schema#",
-          $id: "https://docs.example.com/adaptive.json"
+          // GitBook's answer has no `$id`, which the conformance check holds every answer to: it is left out here.
+          $schema: "http://json-schema.org/draft-07/schema#"
         }],
         ["an unknown key at the top", { ...root({}), title: "x" }],
         ["an unknown key in a claim", root({ flag: { ...flag, default: true } })],

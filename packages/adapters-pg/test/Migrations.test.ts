@@ -3,7 +3,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { migrate, migrations } from "../src/PgStorage.js"
-import { PgliteClient, PgServerClient, PgServerClientInFreshSchema } from "../src/shared/index.js"
+import { migrateTo, PgliteClient, PgServerClient, PgServerClientInFreshSchema } from "../src/shared/index.js"
 import { serverUrl } from "./helpers.js"
 
 const appliedMigrations = Effect.flatMap(
@@ -40,6 +40,7 @@ const allTables = [
   "invites",
   "members",
   "octavo_migrations",
+  "openapi_spec_version_chunks",
   "openapi_spec_versions",
   "openapi_specs",
   "organizations",
@@ -98,9 +99,25 @@ describe("migrate", () => {
       [18, "gitsync", "ab3a6a535b1c616927342632d62b2f1e47831dcb38d4976985b9016027f2b0f8"],
       [19, "insight_rollup", "1df250f344a44271e6146fb2a061fa7ae6c80ce00998c3bd46079b93334f5143"],
       [20, "revision pages by id and by parent", "b7c1715ddc549ea42033118817a498668a95e0f872613b9b035ad82ec7e1f7b4"],
-      [21, "insight events keyed by their dedup key", "d34beaf64723ed334d1276b285dd7e897ee20688f6fe6831ea93d92fd57d6a8e"]
+      [21, "insight events keyed by their dedup key", "d34beaf64723ed334d1276b285dd7e897ee20688f6fe6831ea93d92fd57d6a8e"],
+      [22, "openapi_text_chunks", "f1524763c3a13d6c436ee1121299f58bf84f82ea907c0694c0a17b05e15b7453"]
     ])
   })
+
+  it.live("an OpenAPI version's text stored before chunks (migration 22) reads back byte for byte after it", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* migrateTo(migrations.filter((m) => m.id < 22))
+      yield* sql`INSERT INTO openapi_specs (id, organization_id, slug, created_at, updated_at, processing_state, submitted_at)
+        VALUES ('s1', 'o1', 'api', 0, 0, 'complete', 0)`
+      const text = "\uFEFFopenapi: 3.0.3\ninfo: { title: Été ✓, version: 1 }\n"
+      yield* sql`INSERT INTO openapi_spec_versions (id, spec_id, number, created_at, hash, format, content)
+        VALUES ('v1', 's1', 1, 0, 'h', 'yaml', ${new Uint8Array(Buffer.from(text, "utf8"))})`
+      yield* migrate
+      const chunks = yield* sql<{ readonly number: number; readonly bytes: Uint8Array }>`
+        SELECT number, bytes FROM openapi_spec_version_chunks WHERE version_id = 'v1' ORDER BY number`
+      expect(chunks.map((c) => [c.number, Buffer.from(c.bytes).toString("utf8")])).toEqual([[0, text]])
+    }).pipe(Effect.provide(PgliteClient({}))))
 
   it.live("applies each migration once when started concurrently on PGlite", () =>
     migrateConcurrently.pipe(Effect.provide(PgliteClient({}))))
