@@ -5,6 +5,7 @@ import * as HttpMethod from "@effect/platform/HttpMethod"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Option } from "effect"
+import { giveTurn } from "@octavo/domain"
 import type { BodyLimit } from "../shared/Contract.js"
 import { respond } from "./ErrorBodies.js"
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./Limits.js"
@@ -115,14 +116,22 @@ export const readJsonBody = (routes: ReadonlyArray<BodyLimit>) => (app: HttpApp.
       drain(incoming, limit)
       return tooLarge(limit)
     }
-    return Effect.flatMap(readBody(incoming, limit), (bytes) => {
+    // Each step over a large body (10 MiB for an OpenAPI text) takes tens of milliseconds: the event loop gets a turn
+    // between them when one is due (Turns.ts).
+    return Effect.flatMap(Effect.zipLeft(readBody(incoming, limit), giveTurn), (bytes) => {
       if (Option.isNone(bytes)) return tooLarge(limit)
       // An empty chunked body is no body; any other needs its content type.
       if (contentType === undefined && bytes.value.length > 0) return unsupportedType()
       // JSON is UTF-8: bytes that are not would be read as U+FFFD and stored changed, so they are refused.
       if (!isUtf8(bytes.value)) return respond(400, "body: is not valid UTF-8")
       const text = bytes.value.toString("utf8")
-      if (!form && nestedDeeperThan(text, MAX_JSON_DEPTH)) return respond(400, `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
-      return Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBodyText(request, text))
+      return Effect.zipRight(
+        giveTurn,
+        Effect.suspend(() =>
+          !form && nestedDeeperThan(text, MAX_JSON_DEPTH)
+            ? respond(400, `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels`)
+            : Effect.zipRight(giveTurn, Effect.provideService(app, HttpServerRequest.HttpServerRequest, withBodyText(request, text)))
+        )
+      )
     })
   })
