@@ -20,10 +20,9 @@ import { byPosition } from "../content/Resolve.js"
 import {
   heavyTask,
   HeavyWork,
-  linkKey,
   linksOfPagesTask,
   readPagesTask,
-  rewriteLinksTask,
+  rewriteUrls,
   runBatched,
   type Unreadable
 } from "../shared/HeavyWork.js"
@@ -315,11 +314,7 @@ export const importFiles = (files: RepoFiles, context: ImportContext): Effect.Ef
             const file = fileByPath.get(path)
             return file !== undefined ? `/files/${file}` : undefined
           }
-          const decisions = links.flatMap((link) => {
-            const url = decide(link.url)
-            return url === undefined || url === link.url ? [] : [[linkKey(link), url] as const]
-          })
-          const body = decisions.length === 0 ? read.body : yield* heavy.run(rewriteLinksTask, read.body, decisions)
+          const body = yield* rewriteUrls(read.body, links, decide)
           const title = (fields.title ?? "").trim() || node.title.trim() ||
             titleFromName(
               node.name ?? (node.file === undefined
@@ -418,7 +413,6 @@ export interface ExportContext {
  */
 export const exportFiles = (content: RevisionContent, context: ExportContext): Effect.Effect<Map<string, Uint8Array>, Unreadable> =>
   Effect.gen(function*() {
-    const heavy = yield* HeavyWork
     const { config } = context
     const root = contentRootOf(context.projectDirectory, config)
     const prefix = root === "" ? "" : `${root}/`
@@ -512,11 +506,7 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
         }
         return undefined
       }
-      const decisions = (linksOfPages[index] ?? []).flatMap((link) => {
-        const url = decide(link.url)
-        return url === undefined || url === link.url ? [] : [[linkKey(link), url] as const]
-      })
-      const body = decisions.length === 0 ? page.markdown : yield* heavy.run(rewriteLinksTask, page.markdown, decisions)
+      const body = yield* rewriteUrls(page.markdown, linksOfPages[index] ?? [], decide)
       const cover = page.cover === undefined ? undefined : filePath.get(FileId.make(page.cover.file))
       const fields: PageFields = {
         title: page.title,

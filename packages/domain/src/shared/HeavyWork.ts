@@ -90,6 +90,25 @@ export const readPagesTask = heavyTask(
 /** The urls of a page with where they sit (`linksOf`). */
 export const linksTask = heavyTask("markdown.links", (markdown: string): Array<Link> => linksOf(markdown))
 
+/**
+ * `markdown` with the urls of its `links` (found beforehand, as `linksTask` or a batch finds them) replaced where
+ * `decide` answers another url; parsed again only when one changes.
+ */
+export const rewriteUrls = (
+  markdown: string,
+  links: ReadonlyArray<Link>,
+  decide: (url: string) => string | undefined
+): Effect.Effect<string, Unreadable> =>
+  Effect.suspend(() => {
+    const decisions = links.flatMap((link) => {
+      const url = decide(link.url)
+      return url === undefined || url === link.url ? [] : [[linkKey(link), url] as const]
+    })
+    return decisions.length === 0
+      ? Effect.succeed(markdown)
+      : Effect.flatMap(HeavyWork, (heavy) => heavy.run(rewriteLinksTask, markdown, decisions))
+  })
+
 /** The links of each of many pages: a space's pages read in batches. */
 export const linksOfPagesTask = heavyTask(
   "markdown.linksOfPages",
