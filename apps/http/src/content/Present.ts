@@ -10,6 +10,7 @@ import {
   type File,
   type Link,
   InvalidInput,
+  linkedPage,
   type ListKey,
   type Page,
   type PageNode,
@@ -86,6 +87,15 @@ export const contentPath = (path: { readonly spaceId: string; readonly changeReq
     ? `/v1/spaces/${path.spaceId}`
     : `/v1/spaces/${path.spaceId}/change-requests/${path.changeRequestId}`
 
+/** A link page's target as GitBook's \`ContentRef\`: a URL, or a page of the space (with an anchor, \`anchor\`). */
+const linkTargetOf = (href: string) => {
+  const linked = linkedPage(href)
+  if (linked === undefined) return { kind: "url" as const, url: href }
+  return linked.anchor === undefined
+    ? { kind: "page" as const, page: linked.page }
+    : { kind: "anchor" as const, anchor: linked.anchor, page: linked.page }
+}
+
 /** A page's own fields on the wire (`PageOwnObject`), its document aside: the writer puts its JSON text in. */
 const ownFields = (page: ContentPage, options: ReadOptions): typeof PageOwnObject.Type => ({
   object: "page",
@@ -99,8 +109,8 @@ const ownFields = (page: ContentPage, options: ReadOptions): typeof PageOwnObjec
   updatedAt: page.updatedAt,
   slug: page.slug,
   ...(page.description !== undefined ? { description: page.description } : {}),
-  ...(page.href !== undefined ? { href: page.href } : {}),
-  ...(page.kind === "link" ? { target: { kind: "url" as const, url: page.href ?? "" } } : {}),
+  ...(page.href !== undefined && linkedPage(page.href) === undefined ? { href: page.href } : {}),
+  ...(page.kind === "link" ? { target: linkTargetOf(page.href ?? "") } : {}),
   ...(page.condition !== undefined ? { condition: page.condition } : {}),
   ...(page.kind === "document" && options.format === "markdown" ? { markdown: page.markdown } : {}),
   hidden: page.hidden,

@@ -32,6 +32,7 @@ export const LayoutObject = Schema.Struct({
 const ContentRefObject = Schema.Union(
   Schema.Struct({ kind: Schema.Literal("url"), url: Schema.String }),
   Schema.Struct({ kind: Schema.Literal("page"), page: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("anchor"), anchor: Schema.String, page: Schema.String }),
   Schema.Struct({ kind: Schema.Literal("file"), file: Schema.String })
 )
 

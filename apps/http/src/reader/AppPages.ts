@@ -113,13 +113,25 @@ export interface AppPage {
   readonly extra?: Html | undefined
 }
 
-const pageTree = (base: string, nodes: ReadonlyArray<PageNode>, current: string | undefined): Html =>
+/** Where a link written in the view's page (or a link page's target) goes, as an href. */
+const linkHref = (view: AppPage, url: string): string | undefined => {
+  const link = view.link(url)
+  return link.kind === "external"
+    ? link.url
+    : link.kind === "page"
+    ? `${view.base}/${link.path}${link.anchor === undefined ? "" : `#${encodeURIComponent(link.anchor)}`}`
+    : link.kind === "file"
+    ? view.fileHref(link.file.id)
+    : undefined
+}
+
+const pageTree = (view: AppPage, nodes: ReadonlyArray<PageNode>, current: string | undefined): Html =>
   html`<ul>${
     nodes.map((node) => {
-      const children = node.pages.length === 0 ? "" : pageTree(base, node.pages, current)
+      const children = node.pages.length === 0 ? "" : pageTree(view, node.pages, current)
       if (node.page.kind === "group") return html`<li><p class="group">${node.page.title}</p>${children}</li>`
-      if (node.page.kind === "link") return html`<li><a href="${node.page.href ?? "#"}">${node.page.title}</a></li>`
-      return html`<li><a href="${base}/${node.path}"${node.page.id === current ? html` aria-current="page"` : ""}>${node.page.title}${
+      if (node.page.kind === "link") return html`<li><a href="${linkHref(view, node.page.href ?? "") ?? "#"}">${node.page.title}</a></li>`
+      return html`<li><a href="${view.base}/${node.path}"${node.page.id === current ? html` aria-current="page"` : ""}>${node.page.title}${
         node.page.hidden ? " (hidden)" : ""
       }</a>${children}</li>`
     })
@@ -129,16 +141,7 @@ const pageTree = (base: string, nodes: ReadonlyArray<PageNode>, current: string 
 export const spaceDocument = (user: User, view: AppPage) => {
   const node = view.node
   const rendered = node === undefined ? undefined : renderHtml(node.page.markdown, {
-    link: (url) => {
-      const link = view.link(url)
-      return link.kind === "external"
-        ? link.url
-        : link.kind === "page"
-        ? `${view.base}/${link.path}${link.anchor === undefined ? "" : `#${encodeURIComponent(link.anchor)}`}`
-        : link.kind === "file"
-        ? view.fileHref(link.file.id)
-        : undefined
-    },
+    link: (url) => linkHref(view, url),
     asset: (url) => {
       const link = view.link(url)
       return link.kind === "file" ? view.fileHref(link.file.id) : link.kind === "external" ? link.url : undefined
@@ -151,7 +154,7 @@ export const spaceDocument = (user: User, view: AppPage) => {
 <div class="layout">
 <div class="sidebar">
 ${view.heading}
-<nav class="pages" aria-label="Pages">${pageTree(view.base, view.pages, node?.page.id)}</nav>
+<nav class="pages" aria-label="Pages">${pageTree(view, view.pages, node?.page.id)}</nav>
 </div>
 <main id="content" tabindex="-1">
 ${view.extra ?? ""}

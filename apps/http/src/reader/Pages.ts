@@ -109,7 +109,7 @@ ${
  * The sidebar: groups always open; a page's children only along the way to the current page (and under
  * it), so that a space of thousands of pages sends its top levels and the current branch, not all of them.
  */
-const tree = (address: SiteAddress, space: ReaderSpace, nodes: ReadonlyArray<PageNode>, current: PageNode | undefined): Html =>
+const tree = (address: SiteAddress, space: ReaderPage, nodes: ReadonlyArray<PageNode>, current: PageNode | undefined): Html =>
   html`<ul>${
     nodes.map((node) => {
       const open = node.page.kind === "group" || (current !== undefined &&
@@ -119,7 +119,8 @@ const tree = (address: SiteAddress, space: ReaderSpace, nodes: ReadonlyArray<Pag
         case "group":
           return html`<li><p class="group">${node.page.title}</p>${children}</li>`
         case "link":
-          return html`<li><a href="${node.page.href ?? "#"}">${node.page.title}</a></li>`
+          // A link page's target may be a page of the space (`/pages/<id>#anchor`): it resolves as a link written in a page.
+          return html`<li><a href="${hrefOf(address, space, space.link(node.page.href ?? "")) ?? "#"}">${node.page.title}</a></li>`
         default:
           return html`<li><a href="${pageHref(address, space, node.path)}"${
             node.page.id === current?.page.id ? html` aria-current="page"` : ""

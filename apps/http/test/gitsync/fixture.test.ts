@@ -87,9 +87,13 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
         })
         expect((yield* settled(spaceId, w.alice.token)).operation.state).toBe("success")
         const written = server.git("acme", ["ls-tree", "-r", "--name-only", "copy"]).trim().split("\n").sort()
-        const expected = Array.from(fixture.keys()).filter((p) => p !== ".gitbook.yaml" && p !== "CONTRIBUTING.txt").sort()
+        const expected = Array.from(fixture.keys()).filter((p) => p !== "CONTRIBUTING.txt").sort()
         expect(written).toEqual(expected)
-        for (const file of expected) {
+        // A new branch gets GitBook's configuration spelled out.
+        expect(server.git("acme", ["show", "copy:.gitbook.yaml"])).toBe(
+          "root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n"
+        )
+        for (const file of expected.filter((p) => p !== ".gitbook.yaml")) {
           const blob = server.git("acme", ["rev-parse", `copy:${file}`]).trim()
           expect(blob, file).toBe(server.git("acme", ["rev-parse", `main:${file}`]).trim())
         }

@@ -74,6 +74,18 @@ export interface RevisionContent {
   readonly files: ReadonlyMap<FileId, File>
 }
 
+/**
+ * A link page's target inside its own space, as its \`href\` holds it: \`/pages/<id>\`, with \`#anchor\` for a place in
+ * the page (GitBook's SUMMARY.md entries that point into a page, \`[Buttons](inline.md#buttons)\`).
+ */
+export const pageLink = (page: string, anchor: string | undefined): string => `/pages/${page}${anchor === undefined ? "" : `#${anchor}`}`
+
+/** The page (and anchor) a link page's \`href\` names inside its space; undefined for a URL. */
+export const linkedPage = (href: string): { readonly page: PageId; readonly anchor: string | undefined } | undefined => {
+  const found = /^\/pages\/([^/#?]+)(?:#(.*))?$/.exec(href)
+  return found === null ? undefined : { page: PageId.make(found[1] as string), anchor: found[2] }
+}
+
 export const emptyContent: RevisionContent = { pages: new Map(), files: new Map() }
 
 /** What a revision changes relative to its parent: the only thing stored for it. */

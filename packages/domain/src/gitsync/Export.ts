@@ -4,23 +4,34 @@ import { BlobStore } from "../content/Ports.js"
 import { RevisionContents } from "../content/RevisionContents.js"
 import type { FileId } from "../shared/Ids.js"
 import { SpaceAccess } from "../spaces/SpaceAccess.js"
-import { configOf, contentRootOf, exportFiles, isReplaced } from "./Format.js"
+import type { GitbookConfig } from "@octavo/markdown"
+import { configOf, contentRootOf, exportFiles, joinPath, pageFilesOf } from "./Format.js"
 import { GIT_LIMITS } from "./GitSync.js"
-import { type Job, type Outcome, readProject } from "./GitSyncWork.js"
+import { type Job, makeGitSyncWork, makeManifests, type Outcome, pathsOf, readProject } from "./GitSyncWork.js"
 import { GitFailed, GitRepositories } from "./Ports.js"
 
 /** The committer of every export (conventions-2.md §8 "Export"). */
+const encoder = new TextEncoder()
+
 export const OCTAVO_COMMITTER = { name: "Octavo", email: "octavo@localhost" } as const
+
+/** `.gitbook.yaml` as an export into a new branch writes it: GitBook's defaults, spelled out. */
+const newConfigText = (config: GitbookConfig) =>
+  `root: ./${config.root === "" ? "" : `${config.root}/`}\n\nstructure:\n  readme: ${config.readme}\n  summary: ${config.summary}\n`
 
 /**
  * Runs one export (conventions-2.md §8 "Export"): the space's current content as one commit on the branch, by the
- * actor who asked, pushed; a branch that moved on meanwhile is fetched again once.
+ * actor who asked, pushed; a branch that moved on meanwhile is fetched again once. The branch's page files and
+ * SUMMARY.md are patched rather than written anew, so that an export changes exactly what the content changed; it
+ * deletes only the files Octavo owns there (the manifest) that its content no longer holds.
  */
 export const makeExport = Effect.gen(function*() {
   const guard = yield* SpaceAccess
   const git = yield* GitRepositories
   const contents = yield* RevisionContents
   const blobs = yield* BlobStore
+  const { stateOf } = yield* makeGitSyncWork
+  const manifests = yield* makeManifests
 
   return (job: Job) =>
     Effect.scoped(Effect.gen(function*() {
@@ -33,6 +44,7 @@ export const makeExport = Effect.gen(function*() {
         bytes.set(file.id, Option.getOrElse(found, () => new Uint8Array()))
       }
       const bytesOf = (file: File) => bytes.get(file.id) ?? new Uint8Array()
+      const recorded = yield* manifests.read(yield* stateOf(job.spaceId))
       const attempt = (retried: boolean): Effect.Effect<Outcome, GitFailed> =>
         Effect.gen(function*() {
           const found = yield* session.fetch({ maxBytes: GIT_LIMITS.fetchBytes })
@@ -41,21 +53,34 @@ export const makeExport = Effect.gen(function*() {
             ? { config: configOf(new Map(), job.projectDirectory), root: "" }
             : yield* readProject(session, snapshot, job.projectDirectory)
           const root = snapshot === undefined ? contentRootOf(job.projectDirectory, project.config) : project.root
-          const put = yield* exportFiles(revisionContent, { projectDirectory: job.projectDirectory, config: project.config, bytesOf }).pipe(
-            Effect.catchTag("Unreadable", ({ rule }) => new GitFailed({ reason: `A page of the space ${rule}` }))
-          )
-          const remove = (snapshot?.entries ?? []).filter((e) => isReplaced(e.path, root, project.config)).map((e) => e.path)
+          const summaryPath = joinPath(root, project.config.summary)
+          // Octavo owns what its manifest names and what its content came from (a sync older than manifests).
+          const owned = new Set([...recorded, ...pathsOf(revisionContent, summaryPath)])
+          const entries = snapshot?.entries ?? []
+          const paths = new Set(entries.map((e) => e.path))
+          const patched = new Set([...pageFilesOf(paths, root, project.config).filter((p) => owned.has(p)), summaryPath])
+          const texts = yield* session.read(entries.filter((e) => patched.has(e.path)))
+          const put = yield* exportFiles(revisionContent, {
+            projectDirectory: job.projectDirectory,
+            config: project.config,
+            bytesOf,
+            branch: { paths, owned, texts }
+          }).pipe(Effect.catchTag("Unreadable", ({ rule }) => new GitFailed({ reason: `A page of the space ${rule}` })))
+          const configPath = joinPath(job.projectDirectory, ".gitbook.yaml")
+          const extra = snapshot === undefined ? new Map([[configPath, encoder.encode(newConfigText(project.config))]]) : new Map()
+          const remove = entries.filter((e) => owned.has(e.path) && !put.has(e.path)).map((e) => e.path)
+          const manifest = yield* manifests.store(put.keys())
           const commit = yield* session.commit({
             parent: snapshot?.commit ?? null,
             remove,
-            put,
+            put: new Map([...extra, ...put]),
             message: job.commitMessage,
             author: { name: job.actor.displayName, email: job.actor.email },
             committer: OCTAVO_COMMITTER
           })
-          if (Option.isNone(commit)) return { commit: snapshot?.commit } satisfies Outcome
+          if (Option.isNone(commit)) return { commit: snapshot?.commit, manifest } satisfies Outcome
           const pushed = yield* Effect.either(session.push(commit.value, { force: job.force }))
-          if (pushed._tag === "Right") return { commit: commit.value } satisfies Outcome
+          if (pushed._tag === "Right") return { commit: commit.value, manifest } satisfies Outcome
           if (pushed.left._tag === "GitFailed") return yield* pushed.left
           if (retried) return yield* new GitFailed({ reason: "The branch moved on twice while exporting (not a fast-forward)" })
           return yield* attempt(true)

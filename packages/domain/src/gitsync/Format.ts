@@ -6,6 +6,8 @@ import {
   defaultGitbookConfig,
   type GitbookConfig,
   type PageFields,
+  patchPage,
+  patchSummary,
   readGitbookConfig,
   readSummary,
   slugify,
@@ -15,7 +17,7 @@ import {
   writeSummary
 } from "@octavo/markdown"
 import { contentTypeOf, imageDimensions } from "../content/Changes.js"
-import type { ContentPage, File, RevisionContent } from "../content/Page.js"
+import { type ContentPage, type File, linkedPage, pageLink, type RevisionContent } from "../content/Page.js"
 import { byPosition } from "../content/Resolve.js"
 import {
   heavyTask,
@@ -139,6 +141,8 @@ interface TreePage {
   /** A name for the slug when the page has no file (a folder's). */
   readonly name?: string
   readonly href?: string
+  /** For a link to a page of the space: the file it points at, and the anchor in it. */
+  readonly into?: { readonly file: string; readonly anchor: string | undefined }
   readonly pages: Array<TreePage>
 }
 
@@ -147,19 +151,48 @@ const titleFromName = (name: string) => name.replace(/\.md$/i, "").replace(/[-_]
 /** SUMMARY.md's entries: thousands of them in a large repository. */
 export const readSummaryTask = heavyTask("gitsync.readSummary", (text: string): ReadonlyArray<SummaryEntry> => readSummary(text))
 
-/** The tree from SUMMARY.md's entries. */
+/**
+ * The tree from SUMMARY.md's entries. Each file is one page, as in GitBook: of the entries that name the same file,
+ * the first without an anchor (else the first) is its page, and the others are links to it (`[Buttons](inline.md#buttons)`).
+ */
 const treeFromSummary = (entries: ReadonlyArray<SummaryEntry>, config: GitbookConfig): Array<TreePage> => {
-  const fromItem = (item: SummaryItem): TreePage => {
+  const fileOf = (item: SummaryItem) => {
     const target = item.target === undefined ? undefined : relativeTarget(item.target)
+    const file = target === undefined ? undefined : resolvePath(dirOf(config.summary), target.path)
+    return { target, file: file === "" ? undefined : file }
+  }
+  // The entry that is each file's page.
+  const pageItems = new Map<string, SummaryItem>()
+  const choose = (items: ReadonlyArray<SummaryItem>) =>
+    items.forEach((item) => {
+      const { file, target } = fileOf(item)
+      const chosen = file === undefined ? undefined : pageItems.get(file)
+      if (
+        file !== undefined && item.kept !== true &&
+        (chosen === undefined || (target?.anchor === undefined && fileOf(chosen).target?.anchor !== undefined))
+      ) {
+        pageItems.set(file, item)
+      }
+      choose(item.items)
+    })
+  entries.forEach((entry) => choose(entry.kind === "group" ? entry.items : [entry]))
+  const fromItem = (item: SummaryItem): TreePage => {
+    const { target, file } = fileOf(item)
     const isLink = item.target !== undefined && target === undefined && hasScheme.test(item.target)
     if (isLink) return { kind: "link", title: item.title || item.target || "Link", file: undefined, href: item.target, pages: [] }
-    const file = target === undefined ? undefined : resolvePath(dirOf(config.summary), target.path)
-    return { kind: "document", title: item.title, file: file === "" ? undefined : file, pages: item.items.map(fromItem) }
+    if (file !== undefined && pageItems.get(file) !== item) {
+      return { kind: "link", title: item.title || "Link", file: undefined, into: { file, anchor: target?.anchor }, pages: [] }
+    }
+    return { kind: "document", title: item.title, file, pages: pagesOf(item.items) }
   }
-  return entries.map((entry) =>
+  // A kept item (a fenced `builtin:openapi` entry) is no page: the export keeps it in SUMMARY.md as written.
+  const pagesOf = (items: ReadonlyArray<SummaryItem>) => items.filter((item) => item.kept !== true).map(fromItem)
+  return entries.flatMap((entry) =>
     entry.kind === "group"
-      ? { kind: "group", title: entry.title || "Group", file: undefined, pages: entry.items.map(fromItem) }
-      : fromItem(entry)
+      ? [{ kind: "group" as const, title: entry.title || "Group", file: undefined, pages: pagesOf(entry.items) }]
+      : entry.kept === true
+      ? []
+      : [fromItem(entry)]
   )
 }
 
@@ -339,6 +372,7 @@ export const importFiles = (files: RepoFiles, context: ImportContext): Effect.Ef
             position,
             markdown: node.kind === "document" ? body : "",
             ...(node.href !== undefined ? { href: node.href } : {}),
+            ...(node.into !== undefined ? { href: pageLink(pageByFile.get(node.into.file) ?? "", node.into.anchor) } : {}),
             ...(fields.description !== undefined ? { description: fields.description } : {}),
             ...(fields.icon !== undefined ? { icon: fields.icon } : {}),
             hidden: fields.hidden ?? false,
@@ -399,25 +433,62 @@ export const sameContent = (a: RevisionContent, b: RevisionContent): boolean => 
 
 // Export ---------------------------------------------------------------------------------------
 
-/** What an export writes besides the revision: where, and the bytes of its files. */
+/** The branch an export writes onto, as it is: what an export keeps of it, and what it may replace. */
+export interface Branch {
+  /** Every path of the branch, from the repository root. */
+  readonly paths: ReadonlySet<string>
+  /**
+   * The paths Octavo owns there: the files it imported or exported as pages, assets, includes and SUMMARY.md. An
+   * export deletes those its content no longer holds; it never deletes, nor writes over, a path it does not own.
+   */
+  readonly owned: ReadonlySet<string>
+  /** The text of the owned page files and of SUMMARY.md, by repository path: an export patches them. */
+  readonly texts: RepoFiles
+}
+
+/** What an export writes besides the revision: where, the bytes of its files, and the branch it writes onto. */
 export interface ExportContext {
   readonly projectDirectory: string
   /** The repository's `.gitbook.yaml`, when it has one (it is kept as it is). */
   readonly config: GitbookConfig
   readonly bytesOf: (file: File) => Uint8Array
+  /** The branch as it is; none for a new branch. */
+  readonly branch?: Branch | undefined
+}
+
+/** The page file paths of a branch that Octavo would read: what an export must read to patch them. */
+export const pageFilesOf = (paths: Iterable<string>, contentRoot: string, config: GitbookConfig): Array<string> => {
+  const prefix = contentRoot === "" ? "" : `${contentRoot}/`
+  return Array.from(paths).filter((path) => path.startsWith(prefix) && isPageFile(path.slice(prefix.length), config))
+}
+
+/** What a link or a cover written in a file points at, from the file's folder: a path relative to the content root. */
+const targetOf = (dir: string, url: string): string | undefined => {
+  const target = relativeTarget(url)
+  if (target === undefined) return undefined
+  const path = resolvePath(dir, target.path)
+  return path === undefined ? undefined : `${path}${target.anchor !== undefined ? `#${target.anchor}` : ""}`
 }
 
 /**
- * The files `content` writes, by repository path: pages, SUMMARY.md, assets and includes (UTF-8, LF). The pages' links
- * are read in batches through `HeavyWork`, so that thousands of pages give the event loop turns as they are written.
+ * The files \`content\` writes, by repository path: pages, SUMMARY.md, assets and includes (UTF-8, LF). Onto a branch
+ * that holds them already, a page file and SUMMARY.md are patched rather than written anew (\`patchPage\`,
+ * \`patchSummary\`): what the content did not change keeps its text, spelling and unknown front matter, so that an
+ * export of an untouched import writes the same bytes. A path the branch holds that Octavo does not own is never
+ * taken. The pages' links are read in batches through \`HeavyWork\`, so that thousands of pages give the event loop
+ * turns as they are written.
  */
 export const exportFiles = (content: RevisionContent, context: ExportContext): Effect.Effect<Map<string, Uint8Array>, Unreadable> =>
   Effect.gen(function*() {
-    const { config } = context
+    const { config, branch } = context
     const root = contentRootOf(context.projectDirectory, config)
     const prefix = root === "" ? "" : `${root}/`
     const out = new Map<string, Uint8Array>()
     const taken = new Set<string>()
+    // Paths of the branch that are not Octavo's, relative to the content root: never written over.
+    for (const path of branch?.paths ?? []) {
+      if (path.startsWith(prefix) && !branch?.owned.has(path)) taken.add(path.slice(prefix.length).toLowerCase())
+    }
     const claim = (path: string) => {
       taken.add(path.toLowerCase())
       return path
@@ -433,6 +504,10 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
         if (free(candidate)) return claim(candidate)
       }
     }
+    const textOf = (path: string): string | undefined => {
+      const bytes = branch?.texts.get(`${prefix}${path}`)
+      return bytes === undefined ? undefined : decoder.decode(bytes)
+    }
 
     // Files: assets and includes, at their own path when it is still theirs, else by name.
     const filePath = new Map<FileId, string>()
@@ -446,7 +521,7 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
       out.set(`${prefix}${path}`, context.bytesOf(file))
     }
 
-    // Page paths: a page's own `git.path` when it is still free, else GitBook's layout.
+    // Page paths: a page's own \`git.path\` when it is still free, else GitBook's layout.
     const byParent = new Map<PageId | null, Array<ContentPage>>()
     for (const page of content.pages.values()) {
       const list = byParent.get(page.parentId) ?? []
@@ -456,6 +531,15 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
     for (const list of byParent.values()) list.sort(byPosition)
     const childrenOf = (id: PageId | null) => byParent.get(id) ?? []
     const pagePath = new Map<PageId, string>()
+    const ownPath = (page: ContentPage): string | undefined => {
+      const own = page.git?.path.startsWith(prefix) === true ? page.git.path.slice(prefix.length) : undefined
+      return own !== undefined && isPageFile(own, config) ? own : undefined
+    }
+    // Own paths first, so that a page placed before another never takes the other's file.
+    for (const page of content.pages.values()) {
+      const own = page.kind === "document" ? ownPath(page) : undefined
+      if (own !== undefined && free(own)) pagePath.set(page.id, claim(own))
+    }
     const layout = (pages: ReadonlyArray<ContentPage>, dir: string, top: boolean) => {
       pages.forEach((page, index) => {
         const children = childrenOf(page.id)
@@ -464,10 +548,9 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
           return
         }
         if (page.kind === "link") return
-        const own = page.git?.path.startsWith(prefix) === true ? page.git.path.slice(prefix.length) : undefined
-        let path: string
-        if (own !== undefined && own.toLowerCase().endsWith(".md") && !own.startsWith(".gitbook/") && own !== config.summary && free(own)) {
-          path = claim(own)
+        let path = pagePath.get(page.id)
+        if (path !== undefined) {
+          // Its own path, claimed above.
         } else if (top && index === 0) {
           path = unique(config.readme, (base, ext, n) => `${base}-${n}${ext}`)
         } else if (children.length > 0) {
@@ -486,14 +569,59 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
     }
     layout(childrenOf(null), "", true)
 
+    // What a link of the content points at, as a path relative to the content root (with its anchor).
+    const pageOfPath = new Map(Array.from(pagePath, ([id, path]) => [path, id] as const))
+    const fileOfPath = new Map(Array.from(filePath, ([id, path]) => [path, id] as const))
+    const contentUrl = (target: string): string | undefined => {
+      const hash = target.indexOf("#")
+      const path = hash < 0 ? target : target.slice(0, hash)
+      const page = pageOfPath.get(path)
+      if (page !== undefined) return `/pages/${page}${hash < 0 ? "" : target.slice(hash)}`
+      const file = fileOfPath.get(path)
+      return file !== undefined && hash < 0 ? `/files/${file}` : undefined
+    }
+
+    // The previous summary's entries, by the path they point at: their link texts and spelling are kept.
+    const summaryText = textOf(config.summary)
+    const previousSummary = summaryText === undefined ? [] : yield* (yield* HeavyWork).run(readSummaryTask, summaryText)
+    const previousItems = new Map<string, SummaryItem>()
+    const visitItems = (items: ReadonlyArray<SummaryItem>) =>
+      items.forEach((item) => {
+        const target = item.target === undefined ? undefined : targetOf(dirOf(config.summary), item.target)
+        if (target !== undefined && !previousItems.has(target)) previousItems.set(target, item)
+        visitItems(item.items)
+      })
+    previousSummary.forEach((entry) => visitItems(entry.kind === "group" ? entry.items : [entry]))
+
     // Page files.
     const written = Array.from(content.pages.values()).filter((page) => pagePath.has(page.id))
+    const previousTexts = written.map((page) => textOf(pagePath.get(page.id) ?? ""))
+    const previousReads = yield* runBatched(
+      readPagesTask,
+      previousTexts.flatMap((text) => text === undefined ? [] : [text])
+    )
     const linksOfPages = yield* runBatched(linksOfPagesTask, written.map((page) => page.markdown))
+    const titles = new Map<PageId, { readonly previous: string | undefined; readonly kept: boolean }>()
+    let nextRead = 0
     for (const [index, page] of written.entries()) {
       yield* giveTurn
       const path = pagePath.get(page.id) ?? ""
       const dir = dirOf(path)
+      const previousText = previousTexts[index]
+      const previous = previousText === undefined ? undefined : previousReads[nextRead++]
+      // The spelling of each link the file held, by what it points at, in document order.
+      const spellings = new Map<string, Array<string>>()
+      for (const link of previous?.links ?? []) {
+        const target = targetOf(dir, link.url)
+        const url = target === undefined ? undefined : contentUrl(target)
+        if (url === undefined) continue
+        const list = spellings.get(url) ?? []
+        list.push(link.url)
+        spellings.set(url, list)
+      }
       const decide = (url: string): string | undefined => {
+        const kept = spellings.get(url)?.shift()
+        if (kept !== undefined) return kept
         const page = /^\/pages\/([^/#?]+)(#.*)?$/.exec(url)
         if (page !== null) {
           const target = pagePath.get(PageId.make(page[1] as string))
@@ -519,24 +647,77 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
         ...(page.noIndex ? { noIndex: true } : {}),
         ...(page.noRobotsIndex ? { noRobotsIndex: true } : {})
       }
-      out.set(`${prefix}${path}`, encoder.encode(writePage(fields, body)))
+      if (previousText === undefined || previous === undefined) {
+        titles.set(page.id, { previous: undefined, kept: false })
+        out.set(`${prefix}${path}`, encoder.encode(writePage(fields, body)))
+        continue
+      }
+      const old = previous.page
+      const item = previousItems.get(path)
+      // A title the file does not write (SUMMARY.md's text, or the file's name, gave it) stays unwritten.
+      const derived = old.title === undefined && (item?.title.trim() === page.title || titleFromName(baseName(path)) === page.title)
+      titles.set(page.id, { previous: old.title ?? item?.title.trim(), kept: old.title === page.title || derived })
+      const oldCover = old.cover === undefined ? undefined : targetOf(dir, old.cover)
+      const sameCover = (oldCover === undefined ? undefined : fileOfPath.get(oldCover)) === page.cover?.file &&
+        (page.cover === undefined || page.cover.yPos === old.coverY)
+      const kept = (key: "hidden" | "noIndex" | "noRobotsIndex", value: boolean) =>
+        (old[key] ?? false) === value ? (old[key] !== undefined ? { [key]: old[key] } : {}) : value ? { [key]: true } : {}
+      const patched: PageFields = {
+        ...(derived ? {} : { title: page.title }),
+        ...(page.description !== undefined ? { description: page.description } : {}),
+        ...(page.icon !== undefined ? { icon: page.icon } : {}),
+        ...kept("hidden", page.hidden),
+        ...(sameCover
+          ? { ...(old.cover !== undefined ? { cover: old.cover } : {}), ...(old.coverY !== undefined ? { coverY: old.coverY } : {}) }
+          : {
+            ...(fields.cover !== undefined ? { cover: fields.cover } : {}),
+            ...(fields.coverY !== undefined ? { coverY: fields.coverY } : {})
+          }),
+        ...(page.layout !== undefined ? { layout: page.layout } : {}),
+        ...kept("noIndex", page.noIndex),
+        ...kept("noRobotsIndex", page.noRobotsIndex)
+      }
+      out.set(`${prefix}${path}`, encoder.encode(patchPage(previousText, patched, body)))
     }
 
-    // SUMMARY.md.
+    // SUMMARY.md: each entry's previous text and spelling where its page kept its title and its file.
     const summaryDir = dirOf(config.summary)
-    const item = (page: ContentPage): SummaryItem => ({
-      kind: "item",
-      title: page.title,
-      target: page.kind === "link"
-        ? page.href ?? ""
-        : pagePath.has(page.id)
-        ? relativePath(summaryDir, pagePath.get(page.id) as string)
-        : undefined,
-      items: childrenOf(page.id).map(item)
-    })
+    // A link page into a page of the space points at the page's file, as SUMMARY.md wrote it.
+    const linkTarget = (href: string): string => {
+      const linked = linkedPage(href)
+      const path = linked === undefined ? undefined : pagePath.get(linked.page)
+      if (linked === undefined || path === undefined) return href
+      const target = `${path}${linked.anchor === undefined ? "" : `#${linked.anchor}`}`
+      const previous = previousItems.get(target)?.target
+      return previous !== undefined && targetOf(summaryDir, previous) === target
+        ? previous
+        : `${relativePath(summaryDir, path)}${linked.anchor === undefined ? "" : `#${linked.anchor}`}`
+    }
+    const item = (page: ContentPage): SummaryItem => {
+      const path = page.kind === "link" ? undefined : pagePath.get(page.id)
+      const previous = path === undefined ? undefined : previousItems.get(path)
+      const title = titles.get(page.id)
+      const keepText = previous !== undefined && title !== undefined && (title.kept || title.previous === page.title)
+      const keepTarget = previous?.target !== undefined && targetOf(summaryDir, previous.target) === path
+      return {
+        kind: "item",
+        title: keepText ? previous.title : page.title,
+        target: page.kind === "link"
+          ? linkTarget(page.href ?? "")
+          : path === undefined
+          ? undefined
+          : keepTarget
+          ? previous?.target
+          : relativePath(summaryDir, path),
+        items: childrenOf(page.id).map(item)
+      }
+    }
     const entries: Array<SummaryEntry> = childrenOf(null).map((page) =>
       page.kind === "group" ? { kind: "group", title: page.title, items: childrenOf(page.id).map(item) } : item(page)
     )
-    out.set(`${prefix}${config.summary}`, encoder.encode(writeSummary(entries)))
+    out.set(
+      `${prefix}${config.summary}`,
+      encoder.encode(summaryText === undefined ? writeSummary(entries) : patchSummary(summaryText, entries))
+    )
     return out
   })

@@ -174,7 +174,12 @@ export const GitSyncState = Schema.Struct({
   /** The last commit Octavo pushed: importing it is a no-op. */
   exportedCommit: Schema.optional(StoredString),
   /** The last commit imported: importing it again without `force` is a no-op. */
-  importedCommit: Schema.optional(StoredString)
+  importedCommit: Schema.optional(StoredString),
+  /**
+   * The blob key of the branch's manifest: the paths Octavo owns there (`Manifest`), as the last import or export
+   * left them. An export deletes only those.
+   */
+  manifest: Schema.optional(StoredString)
 })
 export type GitSyncState = typeof GitSyncState.Type
 

@@ -65,7 +65,8 @@ export class GitSyncOperations extends Effect.Service<GitSyncOperations>()("@oct
                 ...(outcome.commit !== undefined ? { commit: outcome.commit } : {})
               },
               ...(job.direction === "export" && outcome.commit !== undefined ? { exportedCommit: outcome.commit } : {}),
-              ...(job.direction === "import" && outcome.commit !== undefined && !job.standalone ? { importedCommit: outcome.commit } : {})
+              ...(job.direction === "import" && outcome.commit !== undefined && !job.standalone ? { importedCommit: outcome.commit } : {}),
+              ...(outcome.manifest !== undefined ? { manifest: outcome.manifest } : {})
             }
           }
           const failure = Cause.failureOption(exit.cause)

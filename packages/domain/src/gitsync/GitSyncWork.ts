@@ -1,4 +1,7 @@
-import { Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
+import { ContentFiles } from "../content/ContentFileService.js"
+import type { RevisionContent } from "../content/Page.js"
+import { BlobStore } from "../content/Ports.js"
 import type { User } from "../identity/User.js"
 import type { RevisionId, SpaceId } from "../shared/Ids.js"
 import { now } from "../shared/Time.js"
@@ -26,7 +29,42 @@ export interface Job {
 export interface Outcome {
   readonly revision?: RevisionId | undefined
   readonly commit?: string | undefined
+  /** The blob key of the branch's new manifest, when the operation changed it. */
+  readonly manifest?: string | undefined
 }
+
+/** The paths Octavo owns in a branch: the files it imported or exported as pages, assets, includes and SUMMARY.md. */
+const Manifest = Schema.parseJson(Schema.Struct({ paths: Schema.Array(Schema.String) }))
+const encodeManifest = Schema.encodeSync(Manifest)
+const decodeManifest = Schema.decodeUnknownOption(Manifest)
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+
+/** The paths a content's pages and files came from or went to (their \`git.path\`), and SUMMARY.md. */
+export const pathsOf = (content: RevisionContent, summaryPath: string): Set<string> => {
+  const paths = new Set<string>([summaryPath])
+  for (const page of content.pages.values()) if (page.git !== undefined) paths.add(page.git.path)
+  for (const file of content.files.values()) if (file.git !== undefined) paths.add(file.git.path)
+  return paths
+}
+
+/** Keeping and reading manifests, as blobs beside the files' bytes. */
+export const makeManifests = Effect.gen(function*() {
+  const contentFiles = yield* ContentFiles
+  const blobs = yield* BlobStore
+  return {
+    store: (paths: Iterable<string>) => contentFiles.storeBlob(encoder.encode(encodeManifest({ paths: Array.from(paths).sort() }))),
+    /** The paths of a state's manifest; empty when it has none (a sync older than manifests, or none yet). */
+    read: (state: GitSyncState | undefined) =>
+      state?.manifest === undefined ? Effect.succeed(new Set<string>()) : Effect.map(blobs.get(state.manifest), (found) =>
+        new Set(
+          Option.match(Option.flatMap(found, (bytes) => decodeManifest(decoder.decode(bytes))), {
+            onNone: () => [],
+            onSome: (manifest) => manifest.paths
+          })
+        ))
+  } as const
+})
 
 /** What the gitsync context's services share: reading a space's sync state and changing it under its lock. */
 export const makeGitSyncWork = Effect.gen(function*() {

@@ -9,9 +9,9 @@ import { Secrets } from "../shared/Secrets.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { SpaceAccess } from "../spaces/SpaceAccess.js"
-import { importFiles, isRead, sameContent } from "./Format.js"
+import { importFiles, isRead, joinPath, sameContent } from "./Format.js"
 import { GIT_LIMITS } from "./GitSync.js"
-import { type Job, makeGitSyncWork, type Outcome, readProject } from "./GitSyncWork.js"
+import { type Job, makeGitSyncWork, makeManifests, type Outcome, pathsOf, readProject } from "./GitSyncWork.js"
 import { GitFailed, GitRepositories, GitSyncRepository } from "./Ports.js"
 
 /**
@@ -29,6 +29,7 @@ export const makeImport = Effect.gen(function*() {
   const written = yield* makeRevisions
   const secrets = yield* Secrets
   const { stateOf } = yield* makeGitSyncWork
+  const manifests = yield* makeManifests
 
   return (job: Job) =>
     Effect.scoped(Effect.gen(function*() {
@@ -75,7 +76,7 @@ export const makeImport = Effect.gen(function*() {
       // while thousands of pages are read; read again inside it only if the space changed meanwhile.
       const readBase = yield* contents.load(proof.space.revisionId)
       const readTarget = yield* read(readBase)
-      return yield* uow.transaction(Effect.gen(function*() {
+      const imported = yield* uow.transaction(Effect.gen(function*() {
         const space = yield* guard.lockForChange(proof)
         if (!job.standalone && space.editMode === "locked") {
           return yield* new Conflict({ reason: "The space is locked: nothing can be imported into it" })
@@ -83,7 +84,7 @@ export const makeImport = Effect.gen(function*() {
         const unchanged = space.revisionId === proof.space.revisionId
         const base = unchanged ? readBase : yield* contents.load(space.revisionId)
         const target = unchanged ? readTarget : yield* read(base)
-        if (!job.force && sameContent(target, base)) return { commit: snapshot.commit } satisfies Outcome
+        if (!job.force && sameContent(target, base)) return { outcome: { commit: snapshot.commit } satisfies Outcome, target }
         const delta = deltaOf(base, target)
         const revision = yield* written.record(proof, [space.revisionId], "edits", at, { on: space.revisionId, delta, content: target })
         if (!job.standalone) yield* written.activate(space, revision, base, target, delta)
@@ -96,8 +97,12 @@ export const makeImport = Effect.gen(function*() {
           ...(job.commitURL !== undefined ? { url: `${job.commitURL}${snapshot.commit}` } : {}),
           ref: job.remote.ref
         })
-        return { revision: revision.id, commit: snapshot.commit } satisfies Outcome
+        return { outcome: { revision: revision.id, commit: snapshot.commit } satisfies Outcome, target }
       }))
+      if (job.standalone) return imported.outcome
+      // What the branch now holds of Octavo's: the files this content came from.
+      const manifest = yield* manifests.store(pathsOf(imported.target, joinPath(root, config.summary)))
+      return { ...imported.outcome, manifest } satisfies Outcome
     }))
 })
 
