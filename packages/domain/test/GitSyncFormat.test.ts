@@ -268,6 +268,66 @@ const sameBytes = (a: ReadonlyMap<string, Uint8Array>, b: ReadonlyMap<string, Ui
   for (const [path, bytes] of a) expect(Buffer.from(b.get(path) ?? []).equals(Buffer.from(bytes)), path).toBe(true)
 }
 
+/** Which of GitBook's ways of writing a repository a generated one gets (`asGitbookWrites`). */
+const gitbookisms = fc.record({
+  unknownKeys: fc.boolean(),
+  folded: fc.boolean(),
+  anchors: fc.boolean(),
+  separators: fc.boolean(),
+  labels: fc.boolean(),
+  intoPages: fc.boolean(),
+  fenced: fc.boolean(),
+  dotSlash: fc.boolean(),
+  every: fc.integer({ min: 1, max: 3 })
+})
+
+/**
+ * A repository in the format rewritten as GitBook's editor writes one: front matter with keys Octavo does not
+ * model (in \`layout\` too) and folded descriptions, group headings with anchors, \`***\` lines between groups, links
+ * with navigation labels, entries that point into a page, a fenced \`builtin:openapi\` entry, and relative links
+ * spelled with \`./\`; every \`every\`-th page file gets the page-level ones.
+ */
+const asGitbookWrites = (files: ReadonlyMap<string, Uint8Array>, isms: typeof gitbookisms extends fc.Arbitrary<infer T> ? T : never) => {
+  const out = new Map(files)
+  let n = 0
+  for (const [path, bytes] of files) {
+    if (!path.endsWith(".md") || path === "SUMMARY.md" || path.startsWith(".gitbook/")) continue
+    if (n++ % isms.every !== 0) continue
+    let text = decoder.decode(bytes)
+    if (isms.unknownKeys) {
+      text = text.startsWith("---\n")
+        ? text.replace(/^---\n/, "---\nmetadata:\n  owner: docs # who answers\n").replace(/\nlayout:\n/, "\nlayout:\n  width: wide\n")
+        : `---\ntags:\n  - one\n---\n\n${text}`
+    }
+    if (isms.folded) text = text.replace(/^description: ([A-Za-z .]+)$/m, "description: >-\n  $1")
+    if (isms.dotSlash) text = text.replace(/\]\((?![.#/<]|https?:)([^)\s]+)\)/g, "](./$1)")
+    out.set(path, encoder.encode(text))
+  }
+  let summary = decoder.decode(files.get("SUMMARY.md"))
+  let groups = 0
+  summary = summary.split("\n").flatMap((line) => {
+    const group = /^## (.+)$/.exec(line)
+    if (group !== null) {
+      const heading = isms.anchors ? `${line} <a href="#g${groups}" id="g${groups}"></a>` : line
+      return isms.separators && groups++ > 0 ? ["***", "", heading] : (groups++, [heading])
+    }
+    const item = /^( *)\* \[(.+)\]\(([^)]+\.md)\)$/.exec(line)
+    if (item === null) return [line]
+    const [, indent, text, target] = item as unknown as [string, string, string, string]
+    const lines = [isms.labels ? `${indent}* [${text}](${target} "Label")` : line]
+    if (isms.intoPages) lines.push(`${indent}  * [Jump](${target}#jump)`)
+    return lines
+  }).join("\n")
+  if (isms.fenced) {
+    summary = summary.replace(
+      /^(\* \[.+\]\(README\.md[^)]*\))$/m,
+      "$1\n* ```yaml\n  type: builtin:openapi\n  dependencies:\n    spec:\n      ref:\n        kind: openapi\n        spec: petstore\n  ```"
+    )
+  }
+  out.set("SUMMARY.md", encoder.encode(summary))
+  return out
+}
+
 describe("Git Sync format", () => {
   it("paths resolve and relate", () => {
     expect(resolvePath("a/b", "../c.md")).toBe("a/c.md")
@@ -385,4 +445,34 @@ describe("Git Sync format", () => {
     expect(start?.pages[0]?.page).toMatchObject({ title: "Missing", markdown: "" })
     expect(start?.pages[0]?.page.git).toBeUndefined()
   })
+
+  it("a repository as GitBook writes it (unknown front matter, folded YAML, SUMMARY.md's anchors, labels, separators, entries into pages, fenced entries, link spellings) exports back untouched, and imports again to the same content", () =>
+    fc.assert(
+      fc.property(space, gitbookisms, (shape, isms) => {
+        const canonical = Effect.runSync(
+          exportFiles(build(shape), { projectDirectory: "", config: defaultGitbookConfig, bytesOf: bytesFor(shape) })
+        )
+        const repository = asGitbookWrites(canonical, isms)
+        repository.set("CONTRIBUTING.md", encoder.encode("# Contributing\n\nNot a page.\n"))
+        const summary = decoder.decode(repository.get("SUMMARY.md"))
+        if (isms.labels) expect(summary).toContain(`](README.md "Label")`)
+        if (isms.fenced) expect(summary).toContain("builtin:openapi")
+        if (isms.unknownKeys) expect(decoder.decode(repository.get("README.md"))).toMatch(/tags:|metadata:/)
+        const imported = importInto(repository, { pages: new Map(), files: new Map() })
+        const owned = new Set<string>(["SUMMARY.md"])
+        for (const item of [...imported.pages.values(), ...imported.files.values()]) if (item.git !== undefined) owned.add(item.git.path)
+        const branch = { paths: new Set(repository.keys()), owned, texts: repository }
+        const again = Effect.runSync(
+          exportFiles(imported, { projectDirectory: "", config: defaultGitbookConfig, bytesOf: bytesOfImported(repository), branch })
+        )
+        // Every file the export writes is the branch's own, byte for byte; every file Octavo owns is written.
+        for (const [path, bytes] of again) expect(decoder.decode(bytes), path).toBe(decoder.decode(repository.get(path)))
+        for (const path of owned) expect(again.has(path), path).toBe(true)
+        expect(again.has("CONTRIBUTING.md")).toBe(false)
+        // The branch imported again is the same content: a fixed point.
+        const twice = importInto(new Map([...repository, ...again]), imported)
+        expect(sameContent(twice, imported)).toBe(true)
+      }),
+      { numRuns: 40 }
+    ))
 })
