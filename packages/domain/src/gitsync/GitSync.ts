@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { RevisionId, SpaceId } from "../shared/Ids.js"
 import { boundedString, StoredString } from "../shared/Limits.js"
+import { GitRedirect } from "./Redirects.js"
 
 // Git Sync (conventions-2.md §8): requests, the state of a space's sync, and Git's own names.
 
@@ -174,7 +175,9 @@ export const GitSyncState = Schema.Struct({
   /** The last commit Octavo pushed: importing it is a no-op. */
   exportedCommit: Schema.optional(StoredString),
   /** The last commit imported: importing it again without `force` is a no-op. */
-  importedCommit: Schema.optional(StoredString)
+  importedCommit: Schema.optional(StoredString),
+  /** `.gitbook.yaml`'s redirects as the last import read them; absent when it declared none. */
+  redirects: Schema.optional(Schema.Array(GitRedirect))
 })
 export type GitSyncState = typeof GitSyncState.Type
 

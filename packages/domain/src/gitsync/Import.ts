@@ -13,6 +13,7 @@ import { importFiles, isRead, sameContent } from "./Format.js"
 import { GIT_LIMITS } from "./GitSync.js"
 import { type Job, makeGitSyncWork, type Outcome, readProject } from "./GitSyncWork.js"
 import { GitFailed, GitRepositories, GitSyncRepository } from "./Ports.js"
+import { type GitRedirect, gitRedirectsOf } from "./Redirects.js"
 
 /**
  * Runs one import (conventions-2.md §8 "Import"): fetches the branch, reads the project within GIT_LIMITS and
@@ -29,6 +30,16 @@ export const makeImport = Effect.gen(function*() {
   const written = yield* makeRevisions
   const secrets = yield* Secrets
   const { stateOf } = yield* makeGitSyncWork
+
+  /** `.gitbook.yaml`'s redirects (issue 39) go with the space's sync state, whether or not the pages changed. */
+  const keepRedirects = (spaceId: Job["spaceId"], redirects: ReadonlyArray<GitRedirect>) =>
+    Effect.gen(function*() {
+      yield* states.lock(spaceId)
+      const current = yield* states.find(spaceId)
+      if (Option.isNone(current)) return
+      const { redirects: _, ...rest } = current.value
+      yield* states.save(redirects.length > 0 ? { ...rest, redirects } : rest)
+    })
 
   return (job: Job) =>
     Effect.scoped(Effect.gen(function*() {
@@ -80,6 +91,7 @@ export const makeImport = Effect.gen(function*() {
         if (!job.standalone && space.editMode === "locked") {
           return yield* new Conflict({ reason: "The space is locked: nothing can be imported into it" })
         }
+        if (!job.standalone) yield* keepRedirects(job.spaceId, gitRedirectsOf(config, root))
         const unchanged = space.revisionId === proof.space.revisionId
         const base = unchanged ? readBase : yield* contents.load(space.revisionId)
         const target = unchanged ? readTarget : yield* read(base)
