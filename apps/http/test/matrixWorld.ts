@@ -132,6 +132,11 @@ export const buildMatrixWorld = (people: People) =>
       source: "/old",
       destination: { kind: "external", url: "https://example.com/" }
     })).id as string
+    // Another, which no request names by id: resolving its source finds it whatever was done to the first.
+    yield* made("POST", `${site}/redirects`, admin.token, {
+      source: "/resolved",
+      destination: { kind: "external", url: "https://example.com/" }
+    })
     const samlProviderId = (yield* made("POST", `${org}/saml`, admin.token, {
       label: "Acme IdP",
       entityID: "urn:acme:idp",
