@@ -64,6 +64,8 @@ const changes = { changes: [{ operation: "insert_page", title: "Added", document
 /** Loopback is refused without OCTAVO_IMPORT_ALLOW: an allowed caller gets past the policy to that 400. */
 const website = { source: "website", url: "http://127.0.0.1:9/docs" }
 const gitRemote = { url: "http://127.0.0.1:9/docs.git", ref: "refs/heads/main" }
+/** A redirect's destination off the site. */
+const elsewhere = { kind: "external", url: "https://example.com/moved" }
 
 /** One row per endpoint of OctavoApi, keyed `<group>.<endpoint name>`. */
 const matrix: Readonly<Record<string, Entry>> = {
@@ -235,6 +237,16 @@ const matrix: Readonly<Record<string, Entry>> = {
   "shareLinks.createShareLink": { need: content("admin"), payload: () => ({ name: "Reviewers" }) },
   "shareLinks.updateShareLink": { need: content("admin"), payload: () => ({ active: false }) },
   "shareLinks.removeShareLink": { need: content("admin") },
+  // Redirects (issue 39): members with read list and resolve them, editors write them (GitBook's site:read and site:write).
+  "siteRedirects.listSiteRedirects": { need: content("read") },
+  "siteRedirects.createSiteRedirect": { need: content("edit"), payload: () => ({ source: "/another", destination: elsewhere }) },
+  "siteRedirects.bulkUpsertSiteRedirects": {
+    need: content("edit"),
+    payload: () => ({ redirects: [{ source: "/bulk", destination: elsewhere }] })
+  },
+  "siteRedirects.updateSiteRedirectById": { need: content("edit"), payload: () => ({ permanent: true }) },
+  "siteRedirects.deleteSiteRedirectById": { need: content("edit") },
+  "siteRedirects.getSiteRedirectBySource": { need: content("read"), query: "source=%2Fold" },
 
   // Insights: any member with a role tracks and reads (conventions-2.md §0 and decision 2).
   "insights.track": { need: content("read"), payload: () => ({ events: [trackedPageView] }), visitors: true },

@@ -129,7 +129,7 @@ describe("the operations Octavo shares with GitBook", () => {
       const answer = yield* call("GET", "/openapi.json")
       const shared = sharedOperations(answer.body)
       yield* Effect.logInfo(`Octavo shares ${shared.length} operations with GitBook:\n${formatShared(shared)}`)
-      expect(shared.map((operation) => operation.operationId)).toEqual(expect.arrayContaining(SHARED_TODAY))
+      expect(shared.map((operation) => operation.operationId)).toEqual(expect.arrayContaining([...SHARED_TODAY, ...SHARED_REDIRECTS]))
       expect(shared.find((operation) => operation.operationId === "getPageByPath")?.path).toBe(
         "/v1/spaces/{spaceId}/content/path/{pagePath}"
       )
@@ -208,4 +208,14 @@ const SHARED_TODAY = [
   "updateOrganizationMemberLastSeenAt",
   "updateSpaceById",
   "updateTeamInOrganizationById"
+]
+
+/** GitBook's site redirects, shared since issue 39. */
+const SHARED_REDIRECTS = [
+  "bulkUpsertSiteRedirects",
+  "createSiteRedirect",
+  "deleteSiteRedirectById",
+  "getSiteRedirectBySource",
+  "listSiteRedirects",
+  "updateSiteRedirectById"
 ]

@@ -128,6 +128,15 @@ export const buildMatrixWorld = (people: People) =>
     const siteSectionGroupId = (yield* made("POST", `${site}/section-groups`, admin.token, { title: "More", sections: [siteSectionId] }))
       .id as string
     const shareLinkId = (yield* made("POST", `${site}/share-links`, admin.token, { name: "Preview" })).id as string
+    const siteRedirectId = (yield* made("POST", `${site}/redirects`, admin.token, {
+      source: "/old",
+      destination: { kind: "external", url: "https://example.com/" }
+    })).id as string
+    // Another, which no request names by id: resolving its source finds it whatever was done to the first.
+    yield* made("POST", `${site}/redirects`, admin.token, {
+      source: "/resolved",
+      destination: { kind: "external", url: "https://example.com/" }
+    })
     const samlProviderId = (yield* made("POST", `${org}/saml`, admin.token, {
       label: "Acme IdP",
       entityID: "urn:acme:idp",
@@ -169,6 +178,7 @@ export const buildMatrixWorld = (people: People) =>
       siteSectionId,
       siteSectionGroupId,
       shareLinkId,
+      siteRedirectId,
       secondSpaceId,
       firstSectionId,
       samlProviderId,

@@ -51,6 +51,7 @@ const allTables = [
   "saml_providers",
   "search_documents",
   "search_spaces",
+  "site_redirects",
   "site_section_groups",
   "site_sections",
   "site_share_links",
@@ -100,7 +101,8 @@ describe("migrate", () => {
       [19, "insight_rollup", "1df250f344a44271e6146fb2a061fa7ae6c80ce00998c3bd46079b93334f5143"],
       [20, "revision pages by id and by parent", "b7c1715ddc549ea42033118817a498668a95e0f872613b9b035ad82ec7e1f7b4"],
       [21, "insight events keyed by their dedup key", "d34beaf64723ed334d1276b285dd7e897ee20688f6fe6831ea93d92fd57d6a8e"],
-      [22, "openapi_text_chunks", "f1524763c3a13d6c436ee1121299f58bf84f82ea907c0694c0a17b05e15b7453"]
+      [22, "openapi_text_chunks", "f1524763c3a13d6c436ee1121299f58bf84f82ea907c0694c0a17b05e15b7453"],
+      [23, "site_redirects", "6ae4a02c082b616e8165e8836f731d491b283db9721714b549d2bac9e3174233"]
     ])
   })
 

@@ -5,13 +5,28 @@ import { parse } from "./parse.js"
 import { stringify } from "./stringify.js"
 import { textOf } from "./text.js"
 
-/** `.gitbook.yaml`: where the content sits in the project directory, and its two special files. */
+/** `.gitbook.yaml`: where the content sits in the project directory, its two special files, and its redirects. */
 export interface GitbookConfig {
   /** The content root, relative to the project directory, without leading `./` or trailing `/` ("" for the directory itself). */
   readonly root: string
   readonly readme: string
   readonly summary: string
+  /** `redirects:`, the valid entries in the file's order; absent when it declares none. */
+  readonly redirects?: ReadonlyArray<GitbookRedirect>
 }
+
+/** One entry of `redirects:`: an old path and the file it now leads to, both relative to the content root. */
+export interface GitbookRedirect {
+  /** Cleaned as paths are (no leading `./` or `/`, no trailing `/`). */
+  readonly source: string
+  readonly target: string
+}
+
+/** Entries of `redirects:` read, at most. */
+export const MAX_GITBOOK_REDIRECTS = 5000
+
+/** The longest path of a redirect's either side. */
+const MAX_REDIRECT_PATH = 1024
 
 export const defaultGitbookConfig: GitbookConfig = { root: "", readme: "README.md", summary: "SUMMARY.md" }
 
@@ -22,7 +37,8 @@ const isInside = (path: string): boolean => !path.split("/").some((segment) => s
 
 /** Reads `.gitbook.yaml`; what is missing, invalid or points outside the project takes the default. */
 export const readGitbookConfig = (text: string): GitbookConfig => {
-  const document = parseDocument(text, { schema: "core", prettyErrors: false })
+  // A key repeated (a redirect listed twice, say) takes its last value, as YAML readers that allow it do.
+  const document = parseDocument(text, { schema: "core", prettyErrors: false, uniqueKeys: false })
   if (document.errors.length > 0) return defaultGitbookConfig
   let value: unknown
   try {
@@ -42,11 +58,42 @@ export const readGitbookConfig = (text: string): GitbookConfig => {
     : {}
   const readme = path(structure["readme"], defaultGitbookConfig.readme)
   const summary = path(structure["summary"], defaultGitbookConfig.summary)
+  const redirects = redirectsOf(record["redirects"])
   return {
     root: path(record["root"], ""),
     readme: readme === "" ? defaultGitbookConfig.readme : readme,
-    summary: summary === "" ? defaultGitbookConfig.summary : summary
+    summary: summary === "" ? defaultGitbookConfig.summary : summary,
+    ...(redirects.length > 0 ? { redirects } : {})
   }
+}
+
+/** A side of a redirect: a path inside the project, of printable characters; "" when it is not one. */
+const redirectPath = (candidate: unknown): string => {
+  if (typeof candidate !== "string" && typeof candidate !== "number") return ""
+  const cleaned = cleanPath(String(candidate).trim())
+  // eslint-disable-next-line no-control-regex
+  const printable = !/[\u0000-\u001f\u007f\\]/.test(cleaned)
+  return cleaned.length <= MAX_REDIRECT_PATH && printable && isInside(cleaned) ? cleaned : ""
+}
+
+/**
+ * `redirects:`, a mapping of old paths to files: entries whose either side is not a path inside the project (empty,
+ * climbing out, not text) are left out, the first of two sources that clean to one path is kept, and at most
+ * MAX_GITBOOK_REDIRECTS are read.
+ */
+const redirectsOf = (value: unknown): Array<GitbookRedirect> => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return []
+  const redirects: Array<GitbookRedirect> = []
+  const seen = new Set<string>()
+  for (const [key, target] of Object.entries(value as Record<string, unknown>)) {
+    const source = redirectPath(key)
+    const file = redirectPath(target)
+    if (source === "" || file === "" || seen.has(source)) continue
+    seen.add(source)
+    redirects.push({ source, target: file })
+    if (redirects.length === MAX_GITBOOK_REDIRECTS) break
+  }
+  return redirects
 }
 
 /** An entry of `SUMMARY.md`: a `## Group` heading with its items, or a list item (a page or a link) with its nested items. */

@@ -24,6 +24,13 @@ export type {
 export { blocksOf, fromDocument, refOf, toDocument, urlOf } from "./document.js"
 export * from "./html.js"
 export { MAX_YAML_ALIASES, type Parsed, parseYamlOrJson, type TextFormat } from "./openapi/parse.js"
-export type { GitbookConfig, SummaryEntry, SummaryItem } from "./gitbook.js"
-export { defaultGitbookConfig, patchSummary, readGitbookConfig, readSummary, writeSummary } from "./gitbook.js"
+export type { GitbookConfig, GitbookRedirect, SummaryEntry, SummaryItem } from "./gitbook.js"
+export {
+  defaultGitbookConfig,
+  MAX_GITBOOK_REDIRECTS,
+  patchSummary,
+  readGitbookConfig,
+  readSummary,
+  writeSummary
+} from "./gitbook.js"
 export { type OutlineHeading, type Rendered, renderHtml, type RenderOptions } from "./render.js"

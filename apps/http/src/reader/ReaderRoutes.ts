@@ -3,7 +3,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { Reader, type SpaceId } from "@octavo/domain"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { PublicUrl } from "../shared/Handlers.js"
 import { html } from "./Html.js"
 import { everyPage, markdownOf, pageDocument, pageHref, scriptName, searchDocument, styleName } from "./Pages.js"
@@ -162,13 +162,25 @@ const file = ({ headers, request, site }: Reading) =>
  * A page, or its markdown (its path and `.md`). Its path is the URL's segments after the site's address (the
  * wildcard's text would read an escaped slash in a segment as a separator).
  */
-const page = ({ answer, event, request, rest, site, address }: Reading) =>
+const page = ({ address, answer, event, headers, request, rest, site }: Reading) =>
   Effect.gen(function*() {
     const reader = yield* Reader
     const last = rest[rest.length - 1]
     const asMarkdown = last !== undefined && last.endsWith(".md")
     const found = yield* reader.page(site, asMarkdown ? [...rest.slice(0, -1), last.slice(0, -3)] : rest).pipe(Effect.either)
-    if (found._tag === "Left") return notFound(request)
+    if (found._tag === "Left") {
+      // No page here: a redirect's target, else not found (issue 39).
+      const moved = yield* reader.redirect(site, rest)
+      return Option.match(moved, {
+        onNone: () => notFound(request),
+        onSome: ({ status, target }) => {
+          const location = target.kind === "url"
+            ? target.url
+            : [address.base, ...target.segments.map(encodeURIComponent)].join("/")
+          return HttpServerResponse.empty({ status, headers: { ...headers, location } })
+        }
+      })
+    }
     const page = found.right
     if (asMarkdown) {
       yield* reader.record(site, [event("page_markdown_request", page)])

@@ -2,8 +2,10 @@ import type {
   GroupView,
   PublishedStructure,
   PublishingAuthView,
+  RedirectTarget,
   SectionView,
   ShareLink,
+  SiteRedirect,
   SiteSpaceView,
   SiteView
 } from "@octavo/domain"
@@ -15,6 +17,7 @@ import type {
   PublishingAuthObject,
   ShareLinkObject,
   SiteObject,
+  SiteRedirectObject,
   SiteSectionGroupObject,
   SiteSectionObject,
   SiteSpaceObject,
@@ -205,6 +208,24 @@ export const sitePresenters = (base: string, spaceFields: ReadonlyArray<SpaceFie
     urls: { location: shareLinkLocation(site, link.id), published: withShare(siteUrl(site), link.key) }
   })
 
+  const presentRedirect = (redirect: SiteRedirect): typeof SiteRedirectObject.Type => ({
+    object: "site-redirect",
+    id: redirect.id,
+    source: redirect.source,
+    draft: redirect.draft,
+    captureWildcard: redirect.captureWildcard,
+    permanent: redirect.permanent,
+    destination: redirect.destination,
+    createdAt: redirect.createdAt,
+    ...(redirect.updatedAt !== null ? { updatedAt: redirect.updatedAt } : {})
+  })
+
+  /** Where a redirect leads, as a URL: elsewhere, or under the site's address for visitors (with the read's share key). */
+  const targetUrl = (site: SiteView, target: RedirectTarget): string =>
+    target.kind === "url"
+      ? target.url
+      : withShare([siteUrl(site), ...target.segments.map(encodeURIComponent)].join("/"), site.shareKey)
+
   const presentPublishingAuth = (auth: PublishingAuthView): typeof PublishingAuthObject.Type => ({
     object: "publishing-auth",
     backend: "custom",
@@ -223,7 +244,9 @@ export const sitePresenters = (base: string, spaceFields: ReadonlyArray<SpaceFie
   const locations = {
     siteSpace: (site: SiteView, id: string) => `${siteLocation(site.site.organizationId, site.site.id)}/site-spaces/${id}`,
     section: (site: SiteView, id: string) => `${siteLocation(site.site.organizationId, site.site.id)}/sections/${id}`,
-    group: (site: SiteView, id: string) => `${siteLocation(site.site.organizationId, site.site.id)}/section-groups/${id}`
+    group: (site: SiteView, id: string) => `${siteLocation(site.site.organizationId, site.site.id)}/section-groups/${id}`,
+    redirect: (place: { readonly organizationId: string; readonly siteId: string }, id: string) =>
+      `${siteLocation(place.organizationId, place.siteId)}/redirects/${id}`
   }
 
   return {
@@ -234,6 +257,8 @@ export const sitePresenters = (base: string, spaceFields: ReadonlyArray<SpaceFie
     presentStructure,
     presentPublished,
     presentShareLink,
+    presentRedirect,
+    targetUrl,
     presentPublishingAuth,
     presentAdaptiveSchema,
     locations

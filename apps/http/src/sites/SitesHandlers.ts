@@ -9,6 +9,8 @@ import {
   sectionListKey,
   shareLinkListKey,
   type SiteId,
+  siteRedirectListKey,
+  SiteRedirects,
   siteListKey,
   ShareLinks,
   type SitePage,
@@ -26,6 +28,7 @@ import { created, createdAs, type ListQuery, listOf, pageOf, PublicUrl } from ".
 import { SpaceWireFields } from "../spaces/Present.js"
 import { sitePresenters } from "./Present.js"
 import { ShareLinksApi } from "./ShareLinksApi.js"
+import { SiteRedirectsApi } from "./SiteRedirectsApi.js"
 import { SitesApi } from "./SitesApi.js"
 import { SiteStructureApi } from "./SiteStructureApi.js"
 
@@ -241,5 +244,42 @@ export const ShareLinksLive = HttpApiBuilder.group(
             )
           ))
         .handle("removeShareLink", ({ path }) => onSite(path, shareLinks.removeShareLink(path.siteId, path.shareLinkId)))
+    })
+)
+
+export const SiteRedirectsLive = HttpApiBuilder.group(
+  OctavoBase.add(SiteRedirectsApi),
+  "siteRedirects",
+  (handlers) =>
+    Effect.gen(function*() {
+      const { onSite, owned, present } = yield* make
+      const redirects = yield* SiteRedirects
+      return handlers
+        .handle("listSiteRedirects", ({ path, urlParams: { draft, limit, orderBy, page, search } }) => {
+          const filter = { search, draft, orderBy }
+          return sitePageOf(
+            siteRedirectListKey(path.siteId, filter),
+            { limit, page },
+            (request) => owned(path)(redirects.listRedirects(path.siteId, filter, request)),
+            () => present.presentRedirect
+          )
+        })
+        .handle("createSiteRedirect", ({ path, payload }) =>
+          onSite(path, redirects.createRedirect(path.siteId, payload)).pipe(
+            Effect.flatMap((redirect) => created(present.locations.redirect(path, redirect.id), present.presentRedirect(redirect)))
+          ))
+        .handle("bulkUpsertSiteRedirects", ({ path, payload }) =>
+          onSite(path, redirects.bulkRedirects(path.siteId, payload)).pipe(Effect.map((results) => ({ results }))))
+        .handle("updateSiteRedirectById", ({ path, payload }) =>
+          onSite(path, redirects.updateRedirect(path.siteId, path.siteRedirectId, payload)).pipe(Effect.map(present.presentRedirect)))
+        .handle("deleteSiteRedirectById", ({ path }) =>
+          onSite(path, redirects.removeRedirect(path.siteId, path.siteRedirectId)))
+        .handle("getSiteRedirectBySource", ({ path, urlParams }) =>
+          onSite(path, redirects.resolveRedirect(path.siteId, urlParams.source, urlParams.shareKey)).pipe(
+            Effect.map(({ redirect, site, target }) => ({
+              redirect: present.presentRedirect(redirect),
+              target: present.targetUrl(site, target)
+            }))
+          ))
     })
 )

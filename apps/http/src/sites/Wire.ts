@@ -1,4 +1,4 @@
-import { ShareLink, Site, SitePermissions, SiteSection, SiteSectionGroup, SiteSpace, SiteType } from "@octavo/domain"
+import { ShareLink, Site, SitePermissions, SiteRedirect, SiteSection, SiteSectionGroup, SiteSpace, SiteType } from "@octavo/domain"
 import { Schema } from "effect"
 import { SpaceObject } from "../spaces/Wire.js"
 
@@ -114,3 +114,28 @@ export const PublishedContentSiteObject = Schema.Struct({
   }),
   scripts: Schema.Array(Schema.Unknown)
 }).annotations({ identifier: "PublishedContentSite" })
+
+export const SiteRedirectObject = Schema.Struct({
+  object: Schema.Literal("site-redirect"),
+  ...SiteRedirect.pick("id", "source", "draft", "captureWildcard", "permanent", "destination").fields,
+  createdAt: Schema.Date,
+  /** Absent until changed. */
+  updatedAt: Schema.optional(Schema.Date)
+}).annotations({ identifier: "SiteRedirect" })
+
+/** GitBook's answer to a bulk upsert: one result per operation, in order. */
+export const BulkSiteRedirectsObject = Schema.Struct({
+  results: Schema.Array(Schema.Union(
+    Schema.Struct({
+      status: Schema.Literal("created", "updated", "published"),
+      source: Schema.String,
+      draft: Schema.Boolean,
+      id: Schema.String
+    }),
+    Schema.Struct({ status: Schema.Literal("deleted"), source: Schema.String, draft: Schema.Boolean }),
+    Schema.Struct({ status: Schema.Literal("error"), source: Schema.String, draft: Schema.Boolean, error: Schema.String })
+  ))
+})
+
+/** A source resolved: its live redirect, and the URL it leads to. */
+export const ResolvedSiteRedirectObject = Schema.Struct({ redirect: SiteRedirectObject, target: Schema.String })

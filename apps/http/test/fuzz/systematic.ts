@@ -29,7 +29,9 @@ const idKeys: Readonly<Record<string, string>> = {
   site: "siteId",
   siteSection: "siteSectionId",
   siteSectionGroupId: "siteSectionGroupId",
+  siteSectionId: "siteSectionId",
   siteSpace: "siteSpaceId",
+  siteSpaceId: "siteSpaceId",
   space: "spaceId",
   spaceId: "secondSpaceId",
   spaces: "spaceId",
@@ -92,6 +94,8 @@ const stringFor = (schema: JsonSchema, key: string, making: Making): string => {
   if (key === "url") return "https://127.0.0.1/fuzz"
   if (schema.format === "uri" || /url$/i.test(key)) return "https://example.com/fuzz"
   if (schema.format === "date-time" || key === "timestamp") return "2026-01-01T00:00:00.000Z"
+  // A site redirect's source is a path of the site (an import's `source` is a word, below).
+  if (key === "source" && schema.pattern?.startsWith("^\\/") === true) return `/fuzz-${making.unique++}`
   const known = making.known?.[key] ?? knownValues[key]
   if (known !== undefined) return known
   if (schema.pattern !== undefined && /a-z0-9/.test(schema.pattern)) return `fuzz-${making.unique++}`
@@ -412,6 +416,8 @@ export const validQueryValue = (parameter: Parameter, pool: IdPool): string | un
   const schema = parameter.schema.anyOf?.find((s) => s.type !== "null") ?? parameter.schema
   if (parameter.name === "page" || parameter.name === "shareKey") return undefined
   if (parameter.name === "limit") return "2"
+  // The source of the world's site redirect that no request changes.
+  if (parameter.name === "source") return "/resolved"
   if (schema.enum !== undefined && schema.enum.length > 0) return String(schema.enum[0])
   const items = schema.type === "array" ? schema.items : undefined
   if (items?.enum !== undefined && items.enum.length > 0) return String(items.enum[0])

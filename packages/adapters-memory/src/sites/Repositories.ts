@@ -3,7 +3,11 @@ import {
   pageInMemory,
   ShareLinkRepository,
   type Site,
+  redirectKeyset,
+  redirectOrder,
   type SiteId,
+  type SiteRedirect,
+  SiteRedirectRepository,
   SiteRepository,
   type SiteSpace,
   SiteStructureRepository,
@@ -11,7 +15,7 @@ import {
 } from "@octavo/domain"
 import { Effect, HashMap, Option } from "effect"
 import { membershipIn } from "../organizations/index.js"
-import { byCreation, byId, change, containsFolded, layerOver } from "../shared/index.js"
+import { byCreation, byId, change, containsFolded, layerOver, unique } from "../shared/index.js"
 import { SitesState } from "./State.js"
 
 const sameFolded = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase()
@@ -39,7 +43,8 @@ export const MemorySiteRepository = layerOver(SiteRepository, SitesState, ({ sit
       sections: HashMap.filter(s.sections, (section) => section.siteId !== id),
       groups: HashMap.filter(s.groups, (group) => group.siteId !== id),
       siteSpaces: HashMap.filter(s.siteSpaces, (siteSpace) => siteSpace.siteId !== id),
-      shareLinks: HashMap.filter(s.shareLinks, (link) => link.siteId !== id)
+      shareLinks: HashMap.filter(s.shareLinks, (link) => link.siteId !== id),
+      redirects: HashMap.filter(s.redirects, (redirect) => redirect.siteId !== id)
     })),
   findById: sites.get,
   findForAccess: (id, userId) =>
@@ -125,3 +130,31 @@ export const MemoryShareLinkRepository = layerOver(ShareLinkRepository, SitesSta
     active: (siteId) => shareLinks.filter((link) => link.siteId === siteId && link.active)
   }
 })
+
+/** A source names one live redirect and one draft per site. */
+const sourceTaken = (redirect: SiteRedirect) =>
+  unique<SiteRedirect, Conflict>(
+    (held) =>
+      held.id !== redirect.id && held.siteId === redirect.siteId && held.draft === redirect.draft && held.source === redirect.source,
+    () => new Conflict({ reason: `This site has a ${redirect.draft ? "draft " : ""}redirect from ${redirect.source} already` })
+  )
+
+export const MemorySiteRedirectRepository = layerOver(SiteRedirectRepository, SitesState, ({ redirects }) => ({
+  insert: (redirect) => redirects.insert(redirect.id, redirect, sourceTaken(redirect)),
+  update: (redirect) => redirects.replace(redirect.id, redirect, sourceTaken(redirect)),
+  remove: redirects.remove,
+  findById: redirects.get,
+  findBySource: (siteId, source, draft) => redirects.find((r) => r.siteId === siteId && r.draft === draft && r.source === source),
+  count: (siteId) => redirects.count((r) => r.siteId === siteId),
+  list: (siteId, filter, page) =>
+    redirects.page(
+      (r) => r.siteId === siteId && r.draft === filter.draft && (filter.search === undefined || containsFolded(r.source, filter.search)),
+      redirectKeyset(filter.orderBy),
+      redirectOrder(filter.orderBy),
+      page
+    ),
+  matching: (siteId, sources) => {
+    const wanted = new Set(sources)
+    return redirects.filter((r) => r.siteId === siteId && !r.draft && wanted.has(r.source))
+  }
+}))

@@ -1,4 +1,4 @@
-import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace } from "@octavo/domain"
+import type { ShareLink, Site, SiteRedirect, SiteSection, SiteSectionGroup, SiteSpace } from "@octavo/domain"
 import { HashMap } from "effect"
 import { slice } from "../shared/index.js"
 
@@ -13,5 +13,7 @@ export const SitesState = slice("@octavo/adapters-memory/sites", {
   /** By site space id. */
   siteSpaces: HashMap.empty<string, SiteSpace>(),
   /** By share link id. */
-  shareLinks: HashMap.empty<string, ShareLink>()
+  shareLinks: HashMap.empty<string, ShareLink>(),
+  /** By redirect id. */
+  redirects: HashMap.empty<string, SiteRedirect>()
 })

@@ -1,7 +1,12 @@
 import type { SitesPorts } from "@octavo/domain"
 import { Layer } from "effect"
 import type { MemoryStore } from "../shared/index.js"
-import { MemoryShareLinkRepository, MemorySiteRepository, MemorySiteStructureRepository } from "./Repositories.js"
+import {
+  MemoryShareLinkRepository,
+  MemorySiteRedirectRepository,
+  MemorySiteRepository,
+  MemorySiteStructureRepository
+} from "./Repositories.js"
 
 export { SitesState } from "./State.js"
 
@@ -9,5 +14,6 @@ export { SitesState } from "./State.js"
 export const MemorySites: Layer.Layer<SitesPorts, never, MemoryStore> = Layer.mergeAll(
   MemorySiteRepository,
   MemorySiteStructureRepository,
-  MemoryShareLinkRepository
+  MemoryShareLinkRepository,
+  MemorySiteRedirectRepository
 )

@@ -89,7 +89,7 @@ export const SiteRepositoryLive = Layer.effect(
     return SiteRepository.of({
       insert: (site) => guarded(insert(site), conflictOf(site)),
       update: (site) => guarded(update(site), conflictOf(site)),
-      // Its sections, groups, site spaces and share links go with it (ON DELETE CASCADE).
+      // Its sections, groups, site spaces, share links and redirects go with it (ON DELETE CASCADE).
       remove: (id) => sql`DELETE FROM sites WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie),
       findById: findOne(SiteId, SiteRow, (id) => sql`SELECT * FROM sites WHERE id = ${id}`),
       findForAccess: (id, userId) =>

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { RevisionId, SpaceId } from "../shared/Ids.js"
 import { boundedString, StoredString } from "../shared/Limits.js"
+import { GitRedirect } from "./Redirects.js"
 
 // Git Sync (conventions-2.md §8): requests, the state of a space's sync, and Git's own names.
 
@@ -175,11 +176,16 @@ export const GitSyncState = Schema.Struct({
   exportedCommit: Schema.optional(StoredString),
   /** The last commit imported: importing it again without `force` is a no-op. */
   importedCommit: Schema.optional(StoredString),
+<<<<<<< HEAD
   /**
    * The blob key of the branch's manifest: the paths Octavo owns there (`Manifest`), as the last import or export
    * left them. An export deletes only those.
    */
   manifest: Schema.optional(StoredString)
+=======
+  /** `.gitbook.yaml`'s redirects as the last import read them; absent when it declared none. */
+  redirects: Schema.optional(Schema.Array(GitRedirect))
+>>>>>>> wp-redirects
 })
 export type GitSyncState = typeof GitSyncState.Type
 

@@ -13,6 +13,7 @@ import { importFiles, isRead, joinPath, sameContent } from "./Format.js"
 import { GIT_LIMITS } from "./GitSync.js"
 import { type Job, makeGitSyncWork, makeManifests, type Outcome, pathsOf, readProject } from "./GitSyncWork.js"
 import { GitFailed, GitRepositories, GitSyncRepository } from "./Ports.js"
+import { type GitRedirect, gitRedirectsOf } from "./Redirects.js"
 
 /**
  * Runs one import (conventions-2.md §8 "Import"): fetches the branch, reads the project within GIT_LIMITS and
@@ -30,6 +31,16 @@ export const makeImport = Effect.gen(function*() {
   const secrets = yield* Secrets
   const { stateOf } = yield* makeGitSyncWork
   const manifests = yield* makeManifests
+
+  /** `.gitbook.yaml`'s redirects (issue 39) go with the space's sync state, whether or not the pages changed. */
+  const keepRedirects = (spaceId: Job["spaceId"], redirects: ReadonlyArray<GitRedirect>) =>
+    Effect.gen(function*() {
+      yield* states.lock(spaceId)
+      const current = yield* states.find(spaceId)
+      if (Option.isNone(current)) return
+      const { redirects: _, ...rest } = current.value
+      yield* states.save(redirects.length > 0 ? { ...rest, redirects } : rest)
+    })
 
   return (job: Job) =>
     Effect.scoped(Effect.gen(function*() {
@@ -81,6 +92,7 @@ export const makeImport = Effect.gen(function*() {
         if (!job.standalone && space.editMode === "locked") {
           return yield* new Conflict({ reason: "The space is locked: nothing can be imported into it" })
         }
+        if (!job.standalone) yield* keepRedirects(job.spaceId, gitRedirectsOf(config, root))
         const unchanged = space.revisionId === proof.space.revisionId
         const base = unchanged ? readBase : yield* contents.load(space.revisionId)
         const target = unchanged ? readTarget : yield* read(base)

@@ -1,4 +1,6 @@
 import { Effect, Option, Schema } from "effect"
+import { gitRedirectAt } from "../gitsync/Redirects.js"
+import { GitSyncRepository } from "../gitsync/Ports.js"
 import { type PageNode, pageTree } from "../content/Changes.js"
 import { type PathIndex, pathIndex } from "../content/Resolve.js"
 import type { RevisionContent } from "../content/Page.js"
@@ -12,8 +14,9 @@ import type { Organization } from "../organizations/Organization.js"
 import { OrganizationRepository } from "../organizations/Ports.js"
 import { NotFound } from "../shared/Errors.js"
 import type { FileId, OrganizationId, RevisionId, SiteId, SpaceId } from "../shared/Ids.js"
-import { ShareLinkRepository, SiteRepository, SiteStructureRepository } from "../sites/Ports.js"
-import { openingKey, type ShownTree, shownTree, showsSpace } from "../sites/Reading.js"
+import { ShareLinkRepository, SiteRedirectRepository, SiteRepository, SiteStructureRepository } from "../sites/Ports.js"
+import { openingKey, type ShownTree, shownTree, showsSpace, siteSpaceSegments } from "../sites/Reading.js"
+import { bestMatch, candidateSources, type RedirectTarget, redirectStatus, targetIn, withSuffix } from "../sites/Redirect.js"
 import type { Site, SiteSection, SiteSpace } from "../sites/Site.js"
 import { sectionsInOrder, siteSpacesIn } from "../sites/Structure.js"
 import { SpaceRepository } from "../spaces/Ports.js"
@@ -92,6 +95,12 @@ export interface ReaderSpace {
   readonly paths: PathIndex
 }
 
+/** Where a path that names no page leads instead, and with which status. */
+export interface ReaderRedirect {
+  readonly target: RedirectTarget
+  readonly status: 301 | 307 | 308
+}
+
 /** How many revisions the reader keeps read (with their page tree and path index). */
 const REMEMBERED_REVISIONS = 8
 
@@ -135,6 +144,8 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
     const visitorTokens = yield* VisitorTokens
     const insights = yield* Insights
     const searchService = yield* Search
+    const siteRedirects = yield* SiteRedirectRepository
+    const gitSyncs = yield* GitSyncRepository
 
     const organizationOf = (key: string) =>
       Effect.gen(function*() {
@@ -249,6 +260,61 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
         return { ...space, node, ...neighbours(space.index, node.page), link } satisfies ReaderPage
       })
 
+    /** A site redirect's target as this visitor sees the site, a wildcard's suffix after it when the redirect captures it. */
+    const siteRedirectTo = (opened: OpenedSite, found: NonNullable<ReturnType<typeof bestMatch>>) =>
+      Effect.map(
+        targetIn(opened.shown, found.redirect.destination, (siteSpace, pageId) =>
+          Effect.map(readerSpace(opened, siteSpace), (space) =>
+            space.index.byId.get(pageId)?.path)),
+        (target): ReaderRedirect | undefined => {
+          if (target === undefined)
+            return undefined
+          const { captureWildcard } = found.redirect
+          const status = redirectStatus(found.redirect, opened.site.visibility === "public")
+          if (target.kind === "url")
+            return { status, target: { kind: "url", url: withSuffix(target.url, found.suffix, captureWildcard) } }
+          const suffix = captureWildcard
+            ? found.suffix.split("/").filter((s) =>
+              s !== ""
+            )
+            : []
+          return { status, target: { kind: "site", segments: [...target.segments, ...suffix] } }
+        }
+      )
+
+    /** A Git Sync redirect (`.gitbook.yaml`) of the space the path is in, to the page imported from its target file. */
+    const gitRedirectTo = (opened: OpenedSite, segments: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const located = locate(opened.shown, segments)
+        if (located === undefined) return undefined
+        const state = yield* gitSyncs.find(located.siteSpace.spaceId)
+        const redirect = gitRedirectAt(Option.match(state, { onNone: () => [], onSome: (s) => s.redirects ?? [] }), located.pagePath)
+        if (redirect === undefined) return undefined
+        const space = yield* readerSpace(opened, located.siteSpace)
+        const node = [...space.index.byId.values()].find((n) => n.page.git?.path === redirect.target)
+        if (node === undefined) return undefined
+        const where = [...siteSpaceSegments(opened.shown, located.siteSpace), ...node.path.split("/").filter((p) => p !== "")]
+        return { status: 301, target: { kind: "site", segments: where } } satisfies ReaderRedirect
+      })
+
+    /**
+     * Where a path that names no page leads (issue 39): the site's redirect of exactly that path, else the Git Sync
+     * redirect of the space the path is in, else the site's longest wildcard that matches; none when nothing does.
+     */
+    const redirect = (opened: OpenedSite, segments: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const found = bestMatch(segments, yield* siteRedirects.matching(opened.site.id, candidateSources(segments)))
+        const exact = found !== undefined && !found.redirect.source.endsWith("*")
+        if (exact) {
+          const target = yield* siteRedirectTo(opened, found)
+          if (target !== undefined) return Option.some(target)
+        }
+        const fromGit = yield* gitRedirectTo(opened, segments)
+        if (fromGit !== undefined) return Option.some(fromGit)
+        if (found !== undefined && !exact) return Option.fromNullable(yield* siteRedirectTo(opened, found))
+        return Option.none<ReaderRedirect>()
+      })
+
     /** Every site space the visitor sees, in reading order (sections in order, then their site spaces). */
     const everySpace = (opened: OpenedSite) => {
       const { tree } = opened.shown
@@ -310,6 +376,6 @@ export class Reader extends Effect.Service<Reader>()("@octavo/domain/Reader", {
           (error) => Effect.logWarning("A reader's event was not recorded", error)
         )
 
-    return { open, page, everySpace, file, search, record } as const
+    return { open, page, redirect, everySpace, file, search, record } as const
   })
 }) {}

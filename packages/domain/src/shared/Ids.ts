@@ -45,3 +45,5 @@ export const SiteSectionGroupId = opaqueId("SiteSectionGroupId")
 export type SiteSectionGroupId = typeof SiteSectionGroupId.Type
 export const ShareLinkId = opaqueId("ShareLinkId")
 export type ShareLinkId = typeof ShareLinkId.Type
+export const SiteRedirectId = opaqueId("SiteRedirectId")
+export type SiteRedirectId = typeof SiteRedirectId.Type

@@ -1,5 +1,6 @@
 import type { SiteId } from "../shared/Ids.js"
 import { listKey, type ListKey } from "../shared/Pagination.js"
+import type { SiteRedirectListFilter } from "./Redirect.js"
 import type { SiteListFilter } from "./Site.js"
 
 /** An organization's sites, by (createdAt, id), with the filters. */
@@ -17,3 +18,7 @@ export const groupListKey = (siteId: SiteId): ListKey => listKey("site-section-g
 
 /** A site's share links, by (createdAt, id), with the search. */
 export const shareLinkListKey = (siteId: SiteId, search: string | undefined): ListKey => listKey("share-links", "number", siteId, search)
+
+/** A site's redirects in the filter's order, live or drafts, with the search. */
+export const siteRedirectListKey = (siteId: SiteId, filter: SiteRedirectListFilter): ListKey =>
+  listKey("site-redirects", filter.orderBy === "source" ? "string" : "number", siteId, filter.draft ?? false, filter.orderBy, filter.search)

@@ -7,11 +7,13 @@ import { atLeast, type Role } from "../shared/Role.js"
  * Who may do what with a site (conventions-2.md §0, "Site access"): sites follow the organization
  * role, and guests do not see them.
  * - `read`: every read (sites, structure, the adaptive schema, the published view) but share links and publishing auth;
+ * - `edit`: create, change and remove redirects (GitBook's site editors);
  * - `create`: create a site; add, change, move and remove site spaces, sections and groups; publish and unpublish;
  * - `admin`: change or delete a site, its share links, its adaptive schema and its publishing auth.
  */
 export const siteRoles = {
   read: "read",
+  redirects: "edit",
   structure: "create",
   admin: "admin"
 } as const satisfies Record<string, Role>

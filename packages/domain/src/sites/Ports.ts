@@ -4,6 +4,7 @@ import type { Conflict } from "../shared/Errors.js"
 import type {
   OrganizationId,
   ShareLinkId,
+  SiteRedirectId,
   SiteId,
   SiteSectionGroupId,
   SiteSectionId,
@@ -15,6 +16,7 @@ import type { Page, PageRequest } from "../shared/Pagination.js"
 import type { Organization } from "../organizations/Organization.js"
 import type { SpaceFacts } from "../spaces/Facts.js"
 import type { Collection, Space } from "../spaces/Space.js"
+import type { SiteRedirect, SiteRedirectOrderBy } from "./Redirect.js"
 import type { ShareLink, Site, SiteSection, SiteSectionGroup, SiteSpace, SiteType } from "./Site.js"
 
 /** Which of an organization's sites a list holds; keyset (createdAt ms, id) ascending. */
@@ -33,7 +35,7 @@ export class SiteRepository extends Context.Tag("@octavo/domain/SiteRepository")
   readonly insert: (site: Site) => Effect.Effect<void, Conflict>
   /** Writes every field; the same conflicts as insert. */
   readonly update: (site: Site) => Effect.Effect<void, Conflict>
-  /** Removes the site and everything under it: sections, groups, site spaces, share links. */
+  /** Removes the site and everything under it: sections, groups, site spaces, share links, redirects. */
   readonly remove: (id: SiteId) => Effect.Effect<void>
   readonly findById: (id: SiteId) => Effect.Effect<Option.Option<Site>>
   /** The site with the user's membership of its organization (none for an outsider), in one read. */
@@ -90,6 +92,30 @@ export class ShareLinkRepository extends Context.Tag("@octavo/domain/ShareLinkRe
   readonly active: (siteId: SiteId) => Effect.Effect<ReadonlyArray<ShareLink>>
 }>() {}
 
+/** Which of a site's redirects a list holds, in which order (`redirectKeyset`). */
+export interface SiteRedirectFilter {
+  /** A case-insensitive substring of the source. */
+  readonly search?: string | undefined
+  /** Drafts, or live ones. */
+  readonly draft: boolean
+  readonly orderBy: SiteRedirectOrderBy
+}
+
+export class SiteRedirectRepository extends Context.Tag("@octavo/domain/SiteRedirectRepository")<SiteRedirectRepository, {
+  /** Fails with Conflict when the site has a redirect of this source already, among the live ones or among the drafts. */
+  readonly insert: (redirect: SiteRedirect) => Effect.Effect<void, Conflict>
+  /** Writes every field; the same conflict as insert. */
+  readonly update: (redirect: SiteRedirect) => Effect.Effect<void, Conflict>
+  readonly remove: (id: SiteRedirectId) => Effect.Effect<void>
+  readonly findById: (id: SiteRedirectId) => Effect.Effect<Option.Option<SiteRedirect>>
+  readonly findBySource: (siteId: SiteId, source: string, draft: boolean) => Effect.Effect<Option.Option<SiteRedirect>>
+  /** How many redirects the site has, drafts included. */
+  readonly count: (siteId: SiteId) => Effect.Effect<number>
+  readonly list: (siteId: SiteId, filter: SiteRedirectFilter, page: PageRequest) => Effect.Effect<Page<SiteRedirect>>
+  /** The site's live redirects whose source is one of these, in no particular order. */
+  readonly matching: (siteId: SiteId, sources: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<SiteRedirect>>
+}>() {}
+
 /** A site's sections, groups and site spaces, as `SiteStructureRepository.load` answers them. */
 export interface SiteStructureRows {
   readonly sections: ReadonlyArray<SiteSection>
@@ -133,4 +159,4 @@ export class SiteTreeReads extends Context.Tag("@octavo/domain/SiteTreeReads")<S
 }>() {}
 
 /** The storage the sites context owns. */
-export type SitesPorts = SiteRepository | SiteStructureRepository | ShareLinkRepository
+export type SitesPorts = SiteRepository | SiteStructureRepository | ShareLinkRepository | SiteRedirectRepository

@@ -12,7 +12,7 @@ import { SpaceAccess } from "../spaces/SpaceAccess.js"
 import { indexCollections } from "../spaces/Tree.js"
 import { SpaceViews } from "../spaces/SpaceViews.js"
 import { commitTree } from "./Commit.js"
-import { requireSiteRole } from "./Policy.js"
+import { requireSiteRole, type siteRoles } from "./Policy.js"
 import { ShareLinkRepository, SiteRepository, SiteStructureRepository, SiteTreeReads } from "./Ports.js"
 import { openingKey } from "./Reading.js"
 import { ShareKeyQuery, type Site, type SiteTree } from "./Site.js"
@@ -74,7 +74,7 @@ export const makeSiteWork = Effect.gen(function*() {
       return { site: found.value.site, access: membership.value }
     })
 
-  const authorized = (siteId: SiteId, need: "read" | "structure" | "admin", action: string) =>
+  const authorized = (siteId: SiteId, need: keyof typeof siteRoles, action: string) =>
     Effect.tap(visible(siteId), ({ access }) => requireSiteRole(access.member, need, action))
 
   const loadTree = (site: Site) => Effect.map(structures.load(site.id), (rest): SiteTree => ({ site, ...rest }))

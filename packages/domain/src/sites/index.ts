@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { ShareLinks } from "./ShareLinkService.js"
+import { SiteRedirects } from "./SiteRedirectService.js"
 import { SitePublishing } from "./SitePublishingService.js"
 import { Sites } from "./SiteService.js"
 import { SiteSections } from "./SiteSectionService.js"
@@ -14,9 +15,11 @@ export * from "./Lists.js"
 export * from "./Policy.js"
 export * from "./Reads.js"
 export * from "./Ports.js"
+export * from "./Redirect.js"
 export * from "./ShareLinkService.js"
 export * from "./Site.js"
 export * from "./SitePublishingService.js"
+export * from "./SiteRedirectService.js"
 export * from "./SiteService.js"
 export * from "./SiteSectionService.js"
 export * from "./SiteSpaceService.js"
@@ -35,13 +38,14 @@ export type {
 
 /**
  * The sites context's use cases, one service per API group (the `siteStructure` group's two: site spaces, and
- * sections with their groups): sites, their spaces, their sections, share links, publishing.
+ * sections with their groups): sites, their spaces, their sections, share links, redirects, publishing.
  */
 export const SitesServices = Layer.mergeAll(
   Sites.Default,
   SiteSpaces.Default,
   SiteSections.Default,
   ShareLinks.Default,
+  SiteRedirects.Default,
   SitePublishing.Default
 )
 export * from "./Reading.js"

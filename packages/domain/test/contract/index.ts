@@ -30,6 +30,7 @@ import { importsContract } from "./imports.js"
 import { integrationsContract } from "./integrations.js"
 import { openapiContract } from "./openapi.js"
 import { searchContract } from "./search.js"
+import { siteRedirectsContract } from "./siteRedirects.js"
 import { sitesContract } from "./sites.js"
 import { spacesContract } from "./spaces.js"
 import { ssoContract } from "./sso.js"
@@ -468,6 +469,7 @@ export const contractSuite = (name: string, makeLayer: () => Layer.Layer<Storage
     badInputContract(makeLayer(), ContractServices)
     commentsContract(makeLayer(), ContractServices)
     sitesContract(makeLayer(), ContractServices)
+    siteRedirectsContract(makeLayer(), ContractServices)
     integrationsContract(makeLayer())
     openapiContract(makeLayer())
     ssoContract(makeLayer())
