@@ -176,16 +176,13 @@ export const GitSyncState = Schema.Struct({
   exportedCommit: Schema.optional(StoredString),
   /** The last commit imported: importing it again without `force` is a no-op. */
   importedCommit: Schema.optional(StoredString),
-<<<<<<< HEAD
   /**
    * The blob key of the branch's manifest: the paths Octavo owns there (`Manifest`), as the last import or export
    * left them. An export deletes only those.
    */
-  manifest: Schema.optional(StoredString)
-=======
+  manifest: Schema.optional(StoredString),
   /** `.gitbook.yaml`'s redirects as the last import read them; absent when it declared none. */
   redirects: Schema.optional(Schema.Array(GitRedirect))
->>>>>>> wp-redirects
 })
 export type GitSyncState = typeof GitSyncState.Type
 
