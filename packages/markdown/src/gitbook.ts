@@ -1,6 +1,6 @@
 // GitBook's Git Sync files besides pages: `.gitbook.yaml` and `SUMMARY.md` (conventions.md, "Git Sync format").
 import type { List, ListItem, Root, RootContent } from "mdast"
-import { parseDocument } from "yaml"
+import { parseDocument, stringify as stringifyYaml } from "yaml"
 import { parse } from "./parse.js"
 import { stringify } from "./stringify.js"
 import { textOf } from "./text.js"
@@ -94,6 +94,17 @@ const redirectsOf = (value: unknown): Array<GitbookRedirect> => {
     if (redirects.length === MAX_GITBOOK_REDIRECTS) break
   }
   return redirects
+}
+
+/** `.gitbook.yaml` as a new branch gets it: GitBook's keys spelled out, then the redirects, if any. */
+export const writeGitbookConfig = (config: GitbookConfig): string => {
+  const structure = `root: ./${
+    config.root === "" ? "" : `${config.root}/`
+  }\n\nstructure:\n  readme: ${config.readme}\n  summary: ${config.summary}\n`
+  const redirects = config.redirects ?? []
+  if (redirects.length === 0) return structure
+  const entries = Object.fromEntries(redirects.map((r) => [r.source, r.target]))
+  return `${structure}\n${stringifyYaml({ redirects: entries }, { lineWidth: 0 })}`
 }
 
 /** An entry of `SUMMARY.md`: a `## Group` heading with its items, or a list item (a page or a link) with its nested items. */

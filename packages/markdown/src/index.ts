@@ -31,6 +31,7 @@ export {
   patchSummary,
   readGitbookConfig,
   readSummary,
+  writeGitbookConfig,
   writeSummary
 } from "./gitbook.js"
 export { type OutlineHeading, type Rendered, renderHtml, type RenderOptions } from "./render.js"

@@ -124,6 +124,17 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
         expect(changedIn(afterDelete)).toEqual(["M\tSUMMARY.md", "D\tformatting/tables.md"])
         const files = server.git("harbor", ["ls-tree", "-r", "--name-only", "main"]).trim().split("\n")
         for (const kept of ["CONTRIBUTING.md", "LICENSE", "notes/unlisted.md", ".gitbook.yaml"]) expect(files).toContain(kept)
+        // Exported to a new branch: GitBook's configuration spelled out, with the redirects the import read.
+        expect(
+          (yield* call("POST", `/v1/spaces/${spaceId}/git/export`, {
+            token,
+            body: { ...remote, ref: "refs/heads/fresh", commitMessage: "Fresh" }
+          })).status
+        ).toBe(204)
+        expect((yield* settled(spaceId, token)).operation.state).toBe("success")
+        expect(server.git("harbor", ["show", "fresh:.gitbook.yaml"])).toBe(
+          "root: ./\n\nstructure:\n  readme: README.md\n  summary: SUMMARY.md\n\nredirects:\n  start: getting-started/quickstart.md\n  guides/setup: getting-started/install.md\n"
+        )
         // Imported again, the branch gives the same content back.
         expect((yield* call("POST", `/v1/spaces/${spaceId}/git/import`, { token, body: { ...remote, force: true } })).status).toBe(204)
         expect((yield* settled(spaceId, token)).operation.state).toBe("success")

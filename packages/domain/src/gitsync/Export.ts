@@ -4,7 +4,7 @@ import { BlobStore } from "../content/Ports.js"
 import { RevisionContents } from "../content/RevisionContents.js"
 import type { FileId } from "../shared/Ids.js"
 import { SpaceAccess } from "../spaces/SpaceAccess.js"
-import type { GitbookConfig } from "@octavo/markdown"
+import { writeGitbookConfig } from "@octavo/markdown"
 import { configOf, contentRootOf, exportFiles, joinPath, pageFilesOf } from "./Format.js"
 import { GIT_LIMITS } from "./GitSync.js"
 import { type Job, makeGitSyncWork, makeManifests, type Outcome, pathsOf, readProject } from "./GitSyncWork.js"
@@ -14,10 +14,6 @@ import { GitFailed, GitRepositories } from "./Ports.js"
 const encoder = new TextEncoder()
 
 export const OCTAVO_COMMITTER = { name: "Octavo", email: "octavo@localhost" } as const
-
-/** `.gitbook.yaml` as an export into a new branch writes it: GitBook's defaults, spelled out. */
-const newConfigText = (config: GitbookConfig) =>
-  `root: ./${config.root === "" ? "" : `${config.root}/`}\n\nstructure:\n  readme: ${config.readme}\n  summary: ${config.summary}\n`
 
 /**
  * Runs one export (conventions-2.md §8 "Export"): the space's current content as one commit on the branch, by the
@@ -44,7 +40,8 @@ export const makeExport = Effect.gen(function*() {
         bytes.set(file.id, Option.getOrElse(found, () => new Uint8Array()))
       }
       const bytesOf = (file: File) => bytes.get(file.id) ?? new Uint8Array()
-      const recorded = yield* manifests.read(yield* stateOf(job.spaceId))
+      const state = yield* stateOf(job.spaceId)
+      const recorded = yield* manifests.read(state)
       const attempt = (retried: boolean): Effect.Effect<Outcome, GitFailed> =>
         Effect.gen(function*() {
           const found = yield* session.fetch({ maxBytes: GIT_LIMITS.fetchBytes })
@@ -67,7 +64,14 @@ export const makeExport = Effect.gen(function*() {
             branch: { paths, owned, texts }
           }).pipe(Effect.catchTag("Unreadable", ({ rule }) => new GitFailed({ reason: `A page of the space ${rule}` })))
           const configPath = joinPath(job.projectDirectory, ".gitbook.yaml")
-          const extra = snapshot === undefined ? new Map([[configPath, encoder.encode(newConfigText(project.config))]]) : new Map()
+          // A new branch gets GitBook's configuration spelled out, with the redirects the space's last import read.
+          const prefix = root === "" ? "" : `${root}/`
+          const redirects = (state?.redirects ?? []).flatMap(({ source, target }) =>
+            target.startsWith(prefix) ? [{ source, target: target.slice(prefix.length) }] : []
+          )
+          const extra = snapshot === undefined
+            ? new Map([[configPath, encoder.encode(writeGitbookConfig({ ...project.config, redirects }))]])
+            : new Map<string, Uint8Array>()
           const remove = entries.filter((e) => owned.has(e.path) && !put.has(e.path)).map((e) => e.path)
           const manifest = yield* manifests.store(put.keys())
           const commit = yield* session.commit({
