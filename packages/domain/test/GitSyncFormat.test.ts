@@ -475,4 +475,31 @@ describe("Git Sync format", () => {
       }),
       { numRuns: 40 }
     ))
+
+  it("an import tells how far it is: page files read of those to read, in batches, up to all of them", () => {
+    const files = new Map<string, Uint8Array>([[
+      "SUMMARY.md",
+      encoder.encode(
+        `# Table of contents\n\n${Array.from({ length: 400 }, (_, i) => `* [Page ${i}](page-${i}.md)`).join("\n")}\n`
+      )
+    ]])
+    for (let i = 0; i < 400; i++) files.set(`page-${i}.md`, encoder.encode(`# Page ${i}\n\n${"Words about the page. ".repeat(40)}\n`))
+    const told: Array<readonly [number, number]> = []
+    Effect.runSync(importFiles(files, {
+      projectDirectory: "",
+      base: { pages: new Map(), files: new Map() },
+      newId: (() => {
+        let n = 0
+        return () => `id${n++}`
+      })(),
+      blobKeys: new Map(),
+      oids: new Map(),
+      now: at,
+      progress: (done, total) => Effect.sync(() => void told.push([done, total]))
+    }))
+    expect(told.length).toBeGreaterThan(1)
+    expect(told.every(([, total]) => total === 400)).toBe(true)
+    expect(told.every(([done], i) => i === 0 || done > (told[i - 1] as readonly [number, number])[0])).toBe(true)
+    expect(told.at(-1)).toEqual([400, 400])
+  })
 })

@@ -19,7 +19,9 @@ export const presentGitSync = (spaceId: string, info: SpaceGitSyncInfo): GitSync
         ...(info.operation.endedAt !== undefined ? { endedAt: info.operation.endedAt.toISOString() } : {}),
         ...(info.operation.error !== undefined ? { error: info.operation.error } : {}),
         ...(info.operation.revision !== undefined ? { revision: info.operation.revision } : {}),
-        ...(info.operation.commit !== undefined ? { commit: info.operation.commit } : {})
+        ...(info.operation.commit !== undefined ? { commit: info.operation.commit } : {}),
+        ...(info.operation.state === "running" && info.operation.stage !== undefined ? { stage: info.operation.stage } : {}),
+        ...(info.operation.state === "running" && info.operation.progress !== undefined ? { progress: info.operation.progress } : {})
       }
     }
     : {}),

@@ -36,7 +36,10 @@ export const GitSyncStateObject = Schema.Struct({
     endedAt: Schema.optional(Schema.String),
     error: Schema.optional(Schema.String),
     revision: Schema.optional(Schema.String),
-    commit: Schema.optional(Schema.String)
+    commit: Schema.optional(Schema.String),
+    /** While it runs: GitBook's `GitSyncOperationStage`, and for an import the page files read of those to read. */
+    stage: Schema.optional(Schema.Literal("repo_fetch", "config_check", "content_process", "finalize")),
+    progress: Schema.optional(Schema.Struct({ done: Schema.Number, total: Schema.Number }))
   })),
   operationTimeout: Schema.Number
 }).annotations({ identifier: "GitSyncState" })

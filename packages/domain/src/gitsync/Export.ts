@@ -26,7 +26,7 @@ export const makeExport = Effect.gen(function*() {
   const git = yield* GitRepositories
   const contents = yield* RevisionContents
   const blobs = yield* BlobStore
-  const { stateOf } = yield* makeGitSyncWork
+  const { report, stateOf } = yield* makeGitSyncWork
   const manifests = yield* makeManifests
 
   return (job: Job) =>
@@ -44,6 +44,7 @@ export const makeExport = Effect.gen(function*() {
       const recorded = yield* manifests.read(state)
       const attempt = (retried: boolean): Effect.Effect<Outcome, GitFailed> =>
         Effect.gen(function*() {
+          yield* report(job.spaceId, "repo_fetch")
           const found = yield* session.fetch({ maxBytes: GIT_LIMITS.fetchBytes })
           const snapshot = Option.getOrUndefined(found)
           const project = snapshot === undefined
@@ -56,6 +57,7 @@ export const makeExport = Effect.gen(function*() {
           const entries = snapshot?.entries ?? []
           const paths = new Set(entries.map((e) => e.path))
           const patched = new Set([...pageFilesOf(paths, root, project.config).filter((p) => owned.has(p)), summaryPath])
+          yield* report(job.spaceId, "content_process")
           const texts = yield* session.read(entries.filter((e) => patched.has(e.path)))
           const put = yield* exportFiles(revisionContent, {
             projectDirectory: job.projectDirectory,
@@ -73,6 +75,7 @@ export const makeExport = Effect.gen(function*() {
             ? new Map([[configPath, encoder.encode(writeGitbookConfig({ ...project.config, redirects }))]])
             : new Map<string, Uint8Array>()
           const remove = entries.filter((e) => owned.has(e.path) && !put.has(e.path)).map((e) => e.path)
+          yield* report(job.spaceId, "finalize")
           const manifest = yield* manifests.store(put.keys())
           const commit = yield* session.commit({
             parent: snapshot?.commit ?? null,

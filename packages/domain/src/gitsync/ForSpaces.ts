@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { SpaceId } from "../shared/Ids.js"
 import type { SpaceFact } from "../spaces/Facts.js"
-import { type GitSyncState, isShown, OPERATION_TIMEOUT_MS } from "./GitSync.js"
+import { type GitSyncState, isShown, OPERATION_TIMEOUT_MS, type OperationStage } from "./GitSync.js"
 import { GitSyncRepository } from "./Ports.js"
 
 /** A space's Git Sync as GitBook's `GitSyncState` shows it (conventions-2.md §8), without credentials. */
@@ -19,6 +19,8 @@ export interface SpaceGitSyncInfo {
     readonly error?: string | undefined
     readonly revision?: string | undefined
     readonly commit?: string | undefined
+    readonly stage?: OperationStage | undefined
+    readonly progress?: { readonly done: number; readonly total: number } | undefined
   } | undefined
   /** How long an operation may run, in milliseconds. */
   readonly operationTimeout: number

@@ -130,6 +130,8 @@ export interface ImportContext {
   /** The Git blob id of a file, by repository path. */
   readonly oids: ReadonlyMap<string, string>
   readonly now: Date
+  /** Told as the page files are read: how many, of how many. */
+  readonly progress?: (done: number, total: number) => Effect.Effect<void>
 }
 
 /** A page as the tree of a repository gives it, before ids. */
@@ -315,7 +317,7 @@ export const importFiles = (files: RepoFiles, context: ImportContext): Effect.Ef
     collect(tree)
     const readFiles = Array.from(named)
     const reads = new Map(
-      (yield* runBatched(readPagesTask, readFiles.map((file) => decoder.decode(local.get(file))))).map((read, i) =>
+      (yield* runBatched(readPagesTask, readFiles.map((file) => decoder.decode(local.get(file))), context.progress)).map((read, i) =>
         [readFiles[i] as string, read] as const
       )
     )

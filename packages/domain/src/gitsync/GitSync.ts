@@ -144,6 +144,10 @@ export type OperationState = typeof OperationState.Type
 export const Direction = Schema.Literal("import", "export")
 export type Direction = typeof Direction.Type
 
+/** Where a running operation is (GitBook's `GitSyncOperationStage`). */
+export const OperationStage = Schema.Literal("repo_fetch", "config_check", "content_process", "finalize")
+export type OperationStage = typeof OperationStage.Type
+
 /** The last (or current) operation of a space's sync; a queued one shows as running. */
 export const GitOperation = Schema.Struct({
   state: OperationState,
@@ -155,7 +159,10 @@ export const GitOperation = Schema.Struct({
   revision: Schema.optional(RevisionId),
   commit: Schema.optional(StoredString),
   /** The server instance that accepted it and runs it (`ServerInstance`): only that one may fail it on restart. */
-  owner: Schema.optional(StoredString)
+  owner: Schema.optional(StoredString),
+  /** While it runs: its stage, and in `content_process` of an import, the page files read of those to read. */
+  stage: Schema.optional(OperationStage),
+  progress: Schema.optional(Schema.Struct({ done: Schema.Number, total: Schema.Number }))
 })
 export type GitOperation = typeof GitOperation.Type
 

@@ -1,4 +1,4 @@
-import { Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import { ContentFiles } from "../content/ContentFileService.js"
 import type { RevisionContent } from "../content/Page.js"
 import { BlobStore } from "../content/Ports.js"
@@ -7,7 +7,7 @@ import type { RevisionId, SpaceId } from "../shared/Ids.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
 import { configOf, contentRootOf, joinPath } from "./Format.js"
-import type { Direction, GitSyncState, Remote } from "./GitSync.js"
+import type { Direction, GitSyncState, OperationStage, Remote } from "./GitSync.js"
 import { type GitSession, GitSyncRepository, type Snapshot } from "./Ports.js"
 
 /** An operation accepted and waiting for its turn; its credentials live only here, in memory. */
@@ -66,6 +66,9 @@ export const makeManifests = Effect.gen(function*() {
   } as const
 })
 
+/** How often a running operation's progress is written, at most. */
+const PROGRESS_MS = 250
+
 /** What the gitsync context's services share: reading a space's sync state and changing it under its lock. */
 export const makeGitSyncWork = Effect.gen(function*() {
   const states = yield* GitSyncRepository
@@ -81,7 +84,24 @@ export const makeGitSyncWork = Effect.gen(function*() {
       yield* states.save(change(current))
     }))
 
-  return { stateOf, record } as const
+  /**
+   * Where a running operation is: its stage, and how far its files are. Told at most every PROGRESS_MS (the stage
+   * each time it changes), and only while the space's operation is running (a standalone export records none).
+   */
+  const told = new Map<SpaceId, number>()
+  const report = (spaceId: SpaceId, stage: OperationStage, progress?: { readonly done: number; readonly total: number }) =>
+    Effect.gen(function*() {
+      const at = yield* Clock.currentTimeMillis
+      if (progress !== undefined && progress.done < progress.total && at - (told.get(spaceId) ?? 0) < PROGRESS_MS) return
+      if (progress === undefined || progress.done < progress.total) told.set(spaceId, at)
+      else told.delete(spaceId)
+      yield* record(spaceId, (s) =>
+        s.operation?.state === "running"
+          ? { ...s, operation: { ...s.operation, stage, ...(progress !== undefined ? { progress } : {}) } }
+          : s)
+    })
+
+  return { stateOf, record, report } as const
 })
 
 /** The files of a snapshot an import or an export reads, within GIT_LIMITS. */

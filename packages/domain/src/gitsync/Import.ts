@@ -29,7 +29,7 @@ export const makeImport = Effect.gen(function*() {
   const contentFiles = yield* ContentFiles
   const written = yield* makeRevisions
   const secrets = yield* Secrets
-  const { stateOf } = yield* makeGitSyncWork
+  const { report, stateOf } = yield* makeGitSyncWork
   const manifests = yield* makeManifests
 
   /** `.gitbook.yaml`'s redirects (issue 39) go with the space's sync state, whether or not the pages changed. */
@@ -45,6 +45,7 @@ export const makeImport = Effect.gen(function*() {
   return (job: Job) =>
     Effect.scoped(Effect.gen(function*() {
       const session = yield* git.open(job.remote)
+      yield* report(job.spaceId, "repo_fetch")
       const found = yield* session.fetch({ maxBytes: GIT_LIMITS.fetchBytes })
       if (Option.isNone(found)) return yield* new GitFailed({ reason: `The branch ${job.remote.ref} does not exist` })
       const snapshot = found.value
@@ -52,6 +53,7 @@ export const makeImport = Effect.gen(function*() {
       if (!job.force && (snapshot.commit === state?.exportedCommit || snapshot.commit === state?.importedCommit)) {
         return { commit: snapshot.commit } satisfies Outcome
       }
+      yield* report(job.spaceId, "config_check")
       const { config, root } = yield* readProject(session, snapshot, job.projectDirectory)
       const wanted = snapshot.entries.filter((e) => isRead(e.path, job.projectDirectory, root, config))
       if (wanted.length > GIT_LIMITS.files) {
@@ -64,6 +66,7 @@ export const makeImport = Effect.gen(function*() {
       if (wanted.reduce((sum, e) => sum + e.size, 0) > GIT_LIMITS.totalBytes) {
         return yield* new GitFailed({ reason: `The project's files add up to more than ${GIT_LIMITS.totalBytes} bytes`, tooLarge: true })
       }
+      yield* report(job.spaceId, "content_process")
       const files = yield* session.read(wanted)
       const blobKeys = new Map<string, string>()
       for (const [path, bytes] of files) {
@@ -81,12 +84,14 @@ export const makeImport = Effect.gen(function*() {
           newId: () => `${prefix}${(counter++).toString(36)}`,
           blobKeys,
           oids,
-          now: at
+          now: at,
+          progress: (done, total) => report(job.spaceId, "content_process", { done, total })
         }).pipe(Effect.catchTag("Unreadable", ({ rule }) => new GitFailed({ reason: `A page of the repository ${rule}` })))
       // Read before the transaction, on the space's content as it was authorized, so that the storage is not held
       // while thousands of pages are read; read again inside it only if the space changed meanwhile.
       const readBase = yield* contents.load(proof.space.revisionId)
       const readTarget = yield* read(readBase)
+      yield* report(job.spaceId, "finalize")
       const imported = yield* uow.transaction(Effect.gen(function*() {
         const space = yield* guard.lockForChange(proof)
         if (!job.standalone && space.editMode === "locked") {

@@ -51,7 +51,9 @@ const BATCH_CHARS = 64 * 1024
  */
 export const runBatched = <A>(
   task: HeavyTask<[ReadonlyArray<string>], ReadonlyArray<A>>,
-  texts: ReadonlyArray<string>
+  texts: ReadonlyArray<string>,
+  /** Told after each batch how many texts are done, of how many. */
+  progress?: (done: number, total: number) => Effect.Effect<void>
 ): Effect.Effect<Array<A>, Unreadable> =>
   Effect.gen(function*() {
     const heavy = yield* HeavyWork
@@ -65,7 +67,12 @@ export const runBatched = <A>(
       batches[batches.length - 1]?.push(text)
       size += text.length
     }
-    const answers = yield* Effect.forEach(batches, (batch) => heavy.run(task, batch))
+    let done = 0
+    const answers = yield* Effect.forEach(batches, (batch) =>
+      Effect.tap(heavy.run(task, batch), () => {
+        done += batch.length
+        return progress === undefined ? Effect.void : progress(done, texts.length)
+      }))
     return answers.flat()
   })
 
