@@ -58,6 +58,7 @@ const program = (repository: string, directories: ReadonlyArray<string>) =>
     server.create("repo")
     const files = filesOf(repository)
     const head = commitFiles(server, "repo", files, "The repository as it is")
+    const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`
     process.stdout.write(`${repository}: ${files.size} files at HEAD\n`)
     const storage = yield* Layer.build(storageLayer({ _tag: "memory" }))
     const shared: Layer.Layer<StoragePorts> = Layer.succeedContext(storage)
@@ -83,15 +84,19 @@ const program = (repository: string, directories: ReadonlyArray<string>) =>
       server.git("repo", ["branch", `project-${index}`, head])
       const { space } = yield* as(Context.get(services, Spaces).create(organization.id, { title: `Project ${index}` }))
       const remote = { url: server.url("repo"), ref: branch, ...(directory === "" ? {} : { repoProjectDirectory: directory }) }
+      const importedAt = performance.now()
       yield* as(gitSync.importRepository(space.id, remote))
       yield* queue.settled(space.id)
       const imported = yield* as(gitSync.info(space.id))
       if (imported.operation?.state !== "success") throw new Error(`import failed: ${imported.operation?.error}`)
+      const importTook = seconds(importedAt)
       const content = (yield* as(Context.get(services, Content).current(space.id))).content
+      const exportedAt = performance.now()
       yield* as(gitSync.exportRepository(space.id, { ...remote, commitMessage: "Untouched export" }))
       yield* queue.settled(space.id)
       const exported = yield* as(gitSync.info(space.id))
       if (exported.operation?.state !== "success") throw new Error(`export failed: ${exported.operation?.error}`)
+      const exportTook = seconds(exportedAt)
       const after = server.git("repo", ["rev-parse", branch]).trim()
       const changed = after === head
         ? []
@@ -103,7 +108,7 @@ const program = (repository: string, directories: ReadonlyArray<string>) =>
       process.stdout.write(
         `\nproject directory "${directory}": ${pages.length} pages (${documents.length} from files, ` +
           `${pages.filter((p) => p.kind === "link").length} links, ${pages.filter((p) => p.kind === "group").length} groups), ` +
-          `${content.files.size} files\n` +
+          `${content.files.size} files; import ${importTook}, export ${exportTook}\n` +
           `  untouched export: ${after === head ? "no commit" : `a commit changing ${changed.length} files`}\n` +
           `  page files written back byte for byte: ${identical} of ${documents.length}\n`
       )

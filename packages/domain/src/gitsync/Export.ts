@@ -35,11 +35,12 @@ export const makeExport = Effect.gen(function*() {
       const proof = yield* guard.authorize(job.spaceId, "create", "sync this space with Git")
       const revisionContent = yield* contents.load(proof.space.revisionId)
       const bytes = new Map<FileId, Uint8Array>()
-      for (const file of revisionContent.files.values()) {
-        const found = yield* blobs.get(file.blobKey)
-        bytes.set(file.id, Option.getOrElse(found, () => new Uint8Array()))
-      }
-      const bytesOf = (file: File) => bytes.get(file.id) ?? new Uint8Array()
+      const load = (file: File) =>
+        Effect.map(blobs.get(file.blobKey), (found) => {
+          const loaded = Option.getOrElse(found, () => new Uint8Array())
+          bytes.set(file.id, loaded)
+          return loaded
+        })
       const state = yield* stateOf(job.spaceId)
       const recorded = yield* manifests.read(state)
       const attempt = (retried: boolean): Effect.Effect<Outcome, GitFailed> =>
@@ -59,12 +60,35 @@ export const makeExport = Effect.gen(function*() {
           const patched = new Set([...pageFilesOf(paths, root, project.config).filter((p) => owned.has(p)), summaryPath])
           yield* report(job.spaceId, "content_process")
           const texts = yield* session.read(entries.filter((e) => patched.has(e.path)))
-          const put = yield* exportFiles(revisionContent, {
+          // A file the branch holds as it was imported (same path, same blob) is not read nor written again: an
+          // export's cost follows what changed, not the size of the assets.
+          const oidAt = new Map(entries.map((e) => [e.path, e.oid] as const))
+          const held = new Map<FileId, Uint8Array>()
+          for (const file of revisionContent.files.values()) {
+            if (file.git !== undefined && file.git.oid !== "" && oidAt.get(file.git.path) === file.git.oid) {
+              held.set(file.id, new Uint8Array())
+            } else if (!bytes.has(file.id)) yield* load(file)
+          }
+          const bytesOf = (file: File) => held.get(file.id) ?? bytes.get(file.id) ?? new Uint8Array()
+          const written = yield* exportFiles(revisionContent, {
             projectDirectory: job.projectDirectory,
             config: project.config,
             bytesOf,
             branch: { paths, owned, texts }
           }).pipe(Effect.catchTag("Unreadable", ({ rule }) => new GitFailed({ reason: `A page of the space ${rule}` })))
+          const put = new Map<string, Uint8Array>()
+          const kept = new Set<string>()
+          const heldAt = new Map<Uint8Array, File>()
+          for (const file of revisionContent.files.values()) {
+            const marker = held.get(file.id)
+            if (marker !== undefined) heldAt.set(marker, file)
+          }
+          for (const [path, value] of written) {
+            const file = heldAt.get(value)
+            if (file === undefined) put.set(path, value)
+            else if (path === file.git?.path) kept.add(path)
+            else put.set(path, bytes.get(file.id) ?? (yield* load(file)))
+          }
           const configPath = joinPath(job.projectDirectory, ".gitbook.yaml")
           // A new branch gets GitBook's configuration spelled out, with the redirects the space's last import read.
           const prefix = root === "" ? "" : `${root}/`
@@ -74,9 +98,9 @@ export const makeExport = Effect.gen(function*() {
           const extra = snapshot === undefined
             ? new Map([[configPath, encoder.encode(writeGitbookConfig({ ...project.config, redirects }))]])
             : new Map<string, Uint8Array>()
-          const remove = entries.filter((e) => owned.has(e.path) && !put.has(e.path)).map((e) => e.path)
+          const remove = entries.filter((e) => owned.has(e.path) && !put.has(e.path) && !kept.has(e.path)).map((e) => e.path)
           yield* report(job.spaceId, "finalize")
-          const manifest = yield* manifests.store(put.keys())
+          const manifest = yield* manifests.store([...put.keys(), ...kept])
           const commit = yield* session.commit({
             parent: snapshot?.commit ?? null,
             remove,
