@@ -1,5 +1,5 @@
 import { documentJsonTask } from "./content/Document.js"
-import { readSummaryTask } from "./gitsync/Format.js"
+import { readSummaryTask, writeSummaryTask } from "./gitsync/Format.js"
 import { htmlToMarkdownTask, readHtmlTask } from "./imports/ImportService.js"
 import { processSpecTask } from "./openapi/Process.js"
 import {
@@ -25,6 +25,7 @@ export const heavyTasks: ReadonlyMap<string, HeavyTask<ReadonlyArray<never>, unk
     blocksTask,
     documentJsonTask,
     readSummaryTask,
+    writeSummaryTask,
     readHtmlTask,
     htmlToMarkdownTask,
     processSpecTask

@@ -177,9 +177,21 @@ const describe = (error: unknown): string =>
     ? "out of memory"
     : String((error as { message?: unknown }).message ?? error)
 
-/** How much text a task's arguments hold, in strings and arrays of them: the measure of the threshold. */
+/** How much a task's arguments hold, in strings (and bytes) wherever they nest: the measure of the threshold. */
 const sizeOf = (args: ReadonlyArray<unknown>): number =>
-  args.reduce<number>((sum, arg) => sum + (typeof arg === "string" ? arg.length : Array.isArray(arg) ? sizeOf(arg) : 0), 0)
+  args.reduce<number>(
+    (sum, arg) =>
+      sum + (typeof arg === "string"
+        ? arg.length
+        : ArrayBuffer.isView(arg)
+        ? arg.byteLength
+        : Array.isArray(arg)
+        ? sizeOf(arg)
+        : typeof arg === "object" && arg !== null
+        ? sizeOf(Object.values(arg))
+        : 0),
+    0
+  )
 
 /** `HeavyWork` on a pool of worker threads, stopped with the layer's scope; `workers: 0` keeps it all in this thread. */
 export const WorkerPoolLive = (options: Partial<WorkerPoolOptions> = {}) => {

@@ -153,6 +153,13 @@ const titleFromName = (name: string) => name.replace(/\.md$/i, "").replace(/[-_]
 /** SUMMARY.md's entries: thousands of them in a large repository. */
 export const readSummaryTask = heavyTask("gitsync.readSummary", (text: string): ReadonlyArray<SummaryEntry> => readSummary(text))
 
+/** SUMMARY.md written, or patched onto the branch's own (`patchSummary`): a parse of thousands of entries. */
+export const writeSummaryTask = heavyTask(
+  "gitsync.writeSummary",
+  (previous: string | null, entries: ReadonlyArray<SummaryEntry>): string =>
+    previous === null ? writeSummary(entries) : patchSummary(previous, entries)
+)
+
 /**
  * The tree from SUMMARY.md's entries. Each file is one page, as in GitBook: of the entries that name the same file,
  * the first without an anchor (else the first) is its page, and the others are links to it (`[Buttons](inline.md#buttons)`).
@@ -717,9 +724,6 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
     const entries: Array<SummaryEntry> = childrenOf(null).map((page) =>
       page.kind === "group" ? { kind: "group", title: page.title, items: childrenOf(page.id).map(item) } : item(page)
     )
-    out.set(
-      `${prefix}${config.summary}`,
-      encoder.encode(summaryText === undefined ? writeSummary(entries) : patchSummary(summaryText, entries))
-    )
+    out.set(`${prefix}${config.summary}`, encoder.encode(yield* (yield* HeavyWork).run(writeSummaryTask, summaryText ?? null, entries)))
     return out
   })
