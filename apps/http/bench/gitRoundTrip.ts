@@ -14,13 +14,14 @@ import {
   DomainServices,
   GitSync,
   GitSyncQueue,
+  GitSyncRepository,
   Identity,
   Organizations,
   OutsideNotGiven,
   Spaces,
   type StoragePorts
 } from "@octavo/domain"
-import { Context, Effect, Layer, Logger, LogLevel } from "effect"
+import { Context, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { ServerInstanceLive } from "../src/gitsync/index.js"
 import { storageLayer } from "../src/Storage.js"
 
@@ -91,6 +92,12 @@ const program = (repository: string, directories: ReadonlyArray<string>) =>
       if (imported.operation?.state !== "success") throw new Error(`import failed: ${imported.operation?.error}`)
       const importTook = seconds(importedAt)
       const content = (yield* as(Context.get(services, Content).current(space.id))).content
+      const redirects = Option.match(yield* Context.get(services, GitSyncRepository).find(space.id), {
+        onNone: () => [],
+        onSome: (state) => state.redirects ?? []
+      })
+      const pagePaths = new Set(Array.from(content.pages.values(), (p) => p.git?.path))
+      const answered = redirects.filter((r) => pagePaths.has(r.target)).length
       const exportedAt = performance.now()
       yield* as(gitSync.exportRepository(space.id, { ...remote, commitMessage: "Untouched export" }))
       yield* queue.settled(space.id)
@@ -109,6 +116,7 @@ const program = (repository: string, directories: ReadonlyArray<string>) =>
         `\nproject directory "${directory}": ${pages.length} pages (${documents.length} from files, ` +
           `${pages.filter((p) => p.kind === "link").length} links, ${pages.filter((p) => p.kind === "group").length} groups), ` +
           `${content.files.size} files; import ${importTook}, export ${exportTook}\n` +
+          `  .gitbook.yaml redirects: ${redirects.length}, of which ${answered} lead to a page (301 on a published site)\n` +
           `  untouched export: ${after === head ? "no commit" : `a commit changing ${changed.length} files`}\n` +
           `  page files written back byte for byte: ${identical} of ${documents.length}\n`
       )

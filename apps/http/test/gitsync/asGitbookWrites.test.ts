@@ -6,6 +6,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { type PageObject, RevisionObject } from "../../src/content/Wire.js"
 import { bodyAs, call, testServer } from "../harness.js"
+import { linksIn, publishedSite, web } from "../readerWeb.js"
 import { world } from "../scenario.js"
 import { settled } from "./settled.js"
 
@@ -77,6 +78,21 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
         ])
         const inline = all.find((p) => p.title === "Inline content")
         expect(all.find((p) => p.title === "Buttons")?.target).toEqual({ kind: "anchor", anchor: "buttons", page: inline?.id })
+
+        // Published: the sidebar's entries into a page lead to its anchors; `.gitbook.yaml`'s redirects answer 301.
+        yield* publishedSite(w.organizationId, w.alice, [spaceId], { basename: "harbor" })
+        const site = `/sites/${w.organizationId}/harbor`
+        const home = yield* web(site)
+        expect(home.status).toBe(200)
+        expect(linksIn(home.text, "<nav class=\"pages\"")).toContain("https://harbor.example/changelog")
+        const opened = yield* web(`${site}/${inline?.path}`)
+        expect(opened.status).toBe(200)
+        const sidebar = linksIn(opened.text, "<nav class=\"pages\"")
+        expect(sidebar).toContain(`${site}/writing/formatting/inline#buttons`)
+        expect(sidebar).toContain(`${site}/writing/formatting/inline#icons`)
+        expect(sidebar).toContain("https://harbor.example/changelog")
+        const moved = yield* web(`${site}/start`)
+        expect([moved.status, moved.headers["location"]]).toEqual([301, `${site}/getting-started/quickstart`])
 
         // Exported onto its own branch with nothing edited: the same tree, so no commit.
         expect(yield* exportNow("Nothing changed")).toBe(head)
