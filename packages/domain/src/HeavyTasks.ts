@@ -5,6 +5,7 @@ import { processSpecTask } from "./openapi/Process.js"
 import {
   blocksTask,
   type HeavyTask,
+  keepUnchangedBlocksTask,
   linksOfPagesTask,
   linksTask,
   readPagesTask,
@@ -21,6 +22,7 @@ export const heavyTasks: ReadonlyMap<string, HeavyTask<ReadonlyArray<never>, unk
     linksTask,
     linksOfPagesTask,
     rewriteLinksTask,
+    keepUnchangedBlocksTask,
     sectionsTask,
     blocksTask,
     documentJsonTask,

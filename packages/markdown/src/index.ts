@@ -4,6 +4,7 @@ export { MAX_LINE_NESTING, MAX_PARAGRAPH_MARKERS, MAX_TEXT_LINES, MAX_TEXT_MARKE
 export { parse } from "./parse.js"
 export { stringify } from "./stringify.js"
 export type { LayoutPart, PageFields, PageLayout, PageMarkdown } from "./page.js"
+export { keepUnchangedBlocks } from "./merge.js"
 export { layoutParts, patchPage, readPage, writePage } from "./page.js"
 export type { Section } from "./text.js"
 export { anchorOf, plainText, sections, slugify } from "./text.js"

@@ -130,6 +130,21 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
           new TextDecoder().decode(fixture.get("getting-started/init-call.md")).split("\n").slice(1).join("\n")
         )
 
+        // A page written again whole, as an editor writes it (other emphasis markers), with one sentence changed: in
+        // the file, only that block changes.
+        const rewritten = (inline?.markdown ?? "").replace("_italic_", "*italic*").replace("marks a port.", "marks a harbour.")
+        expect(
+          (yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+            token,
+            body: { changes: [{ operation: "update_page", page: inline?.id, document: { markdown: rewritten } }] }
+          })).status
+        ).toBe(200)
+        const afterRewrite = yield* exportNow("Harbour")
+        expect(changedIn(afterRewrite)).toEqual(["M\tformatting/inline.md"])
+        expect(server.git("harbor", ["show", "main:formatting/inline.md"])).toBe(
+          new TextDecoder().decode(fixture.get("formatting/inline.md")).replace("marks a port.", "marks a harbour.")
+        )
+
         // A page deleted: its own file goes, and SUMMARY.md loses its entry; files Octavo does not own stay.
         const tables = all.find((p) => p.title === "Tables and cards") as PageObject
         yield* call("POST", `/v1/spaces/${spaceId}/content`, {

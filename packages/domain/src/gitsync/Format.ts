@@ -22,6 +22,7 @@ import { byPosition } from "../content/Resolve.js"
 import {
   heavyTask,
   HeavyWork,
+  keepUnchangedBlocksTask,
   linksOfPagesTask,
   readPagesTask,
   rewriteUrls,
@@ -686,7 +687,9 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
         ...kept("noIndex", page.noIndex),
         ...kept("noRobotsIndex", page.noRobotsIndex)
       }
-      out.set(`${prefix}${path}`, encoder.encode(patchPage(previousText, patched, body)))
+      // An edit that wrote the whole page again (an editor, GitBook's document JSON) changes only the blocks it changed.
+      const newBody = body === old.body ? body : yield* (yield* HeavyWork).run(keepUnchangedBlocksTask, old.body, body)
+      out.set(`${prefix}${path}`, encoder.encode(patchPage(previousText, patched, newBody)))
     }
 
     // SUMMARY.md: each entry's previous text and spelling where its page kept its title and its file.

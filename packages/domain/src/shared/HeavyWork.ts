@@ -1,4 +1,14 @@
-import { blocksOf, type Link, linksOf, type PageMarkdown, readPage, rewriteLinks, type Section, sections } from "@octavo/markdown"
+import {
+  blocksOf,
+  keepUnchangedBlocks,
+  type Link,
+  linksOf,
+  type PageMarkdown,
+  readPage,
+  rewriteLinks,
+  type Section,
+  sections
+} from "@octavo/markdown"
 import { Context, Effect, Schema } from "effect"
 import { giveTurn } from "./Turns.js"
 
@@ -132,6 +142,12 @@ export const rewriteLinksTask = heavyTask(
     const decided = new Map(decisions)
     return rewriteLinks(markdown, (link) => decided.get(linkKey(link)))
   }
+)
+
+/** A page's new body with the blocks it did not change as the repository wrote them (`keepUnchangedBlocks`). */
+export const keepUnchangedBlocksTask = heavyTask(
+  "markdown.keepUnchangedBlocks",
+  (previous: string, next: string): string => keepUnchangedBlocks(previous, next)
 )
 
 /** A page's sections, for search (`sections`). */
