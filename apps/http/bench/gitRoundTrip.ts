@@ -6,24 +6,19 @@
  * byte for byte. Run with `pnpm git:roundtrip <repository> [project directory…]`; nothing is written to the repository.
  */
 import { execFileSync } from "node:child_process"
-import { classifyAddress, GitRepositoriesLive } from "@octavo/adapters-node"
 import { commitFiles, startGitServer } from "@octavo/adapters-node/gitServer"
 import {
   Actor,
   Content,
-  DomainServices,
   GitSync,
   GitSyncQueue,
   GitSyncRepository,
   Identity,
   Organizations,
-  OutsideNotGiven,
-  Spaces,
-  type StoragePorts
+  Spaces
 } from "@octavo/domain"
-import { Context, Effect, Layer, Logger, LogLevel, Option } from "effect"
-import { ServerInstanceLive } from "../src/gitsync/index.js"
-import { storageLayer } from "../src/Storage.js"
+import { Context, Effect, Logger, LogLevel, Option } from "effect"
+import { gitSyncServices } from "./gitSyncServices.js"
 
 const ADMIN = "roundtrip-admin-token"
 
@@ -61,20 +56,7 @@ const program = (repository: string, directories: ReadonlyArray<string>) =>
     const head = commitFiles(server, "repo", files, "The repository as it is")
     const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`
     process.stdout.write(`${repository}: ${files.size} files at HEAD\n`)
-    const storage = yield* Layer.build(storageLayer({ _tag: "memory" }))
-    const shared: Layer.Layer<StoragePorts> = Layer.succeedContext(storage)
-    const services = yield* Layer.build(
-      DomainServices.pipe(
-        Layer.provideMerge(
-          Layer.mergeAll(
-            shared,
-            OutsideNotGiven,
-            GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }),
-            ServerInstanceLive("roundtrip")
-          )
-        )
-      )
-    )
+    const services = yield* gitSyncServices({ _tag: "memory" }, "roundtrip")
     const admin = yield* Context.get(services, Identity).bootstrapInstanceAdmin(ADMIN)
     const as = Effect.provideService(Actor, admin)
     const { organization } = yield* as(Context.get(services, Organizations).create({ title: "Round trip" }))

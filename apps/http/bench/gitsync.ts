@@ -8,27 +8,22 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { classifyAddress, GitRepositoriesLive } from "@octavo/adapters-node"
 import { commitFiles, type GitServer, startGitServer } from "@octavo/adapters-node/gitServer"
 import { withSearchPath } from "@octavo/adapters-pg"
 import {
   Actor,
   Content,
-  DomainServices,
-  OutsideNotGiven,
   GitSync,
   GitSyncQueue,
   Identity,
   Organizations,
-  Spaces,
-  type StoragePorts
+  Spaces
 } from "@octavo/domain"
-import { Context, Effect, Layer, Logger, LogLevel } from "effect"
+import { Context, Effect, Logger, LogLevel } from "effect"
 import type { StorageChoice } from "../src/Config.js"
-import { ServerInstanceLive } from "../src/gitsync/index.js"
-import { storageLayer } from "../src/Storage.js"
 import { ADMIN, withBenchSchema } from "./common.js"
 import { gitRepository } from "./gitRepository.js"
+import { gitSyncServices } from "./gitSyncServices.js"
 
 const PAGES = Number(process.env["BENCH_PAGES"] ?? 1_000)
 /** Runs `work` while sampling this process's resident memory: seconds taken and the peak seen. */
@@ -43,20 +38,7 @@ const measured = <A, E>(work: Effect.Effect<A, E>) =>
 
 const runOn = (name: string, choice: StorageChoice, server: GitServer) =>
   Effect.gen(function*() {
-    const storage = yield* Layer.build(storageLayer(choice))
-    const shared: Layer.Layer<StoragePorts> = Layer.succeedContext(storage)
-    const services = yield* Layer.build(
-      DomainServices.pipe(
-        Layer.provideMerge(
-          Layer.mergeAll(
-            shared,
-            OutsideNotGiven,
-            GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }),
-            ServerInstanceLive("bench")
-          )
-        )
-      )
-    )
+    const services = yield* gitSyncServices(choice, "bench")
     const admin = yield* Context.get(services, Identity).bootstrapInstanceAdmin(ADMIN)
     const as = Effect.provideService(Actor, admin)
     const { organization } = yield* as(Context.get(services, Organizations).create({ title: "Git Sync bench" }))

@@ -2,13 +2,13 @@ import { MemoryStorage } from "@octavo/adapters-memory"
 import { commitFiles, startGitServer } from "@octavo/adapters-node/gitServer"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { type PageObject, RevisionObject } from "../../src/content/Wire.js"
 import { bodyAs, call, testServer } from "../harness.js"
 import { linksIn, publishedSite, web } from "../readerWeb.js"
 import { world } from "../scenario.js"
 import { settled } from "./settled.js"
+import { flatten, readTree } from "./tree.js"
 
 // A repository as GitBook's editor writes one (the project's own fixture, written from GitBook's documented format):
 // front matter with keys Octavo does not model and folded YAML, SUMMARY.md with group anchors, a navigation label, a
@@ -16,18 +16,6 @@ import { settled } from "./settled.js"
 // spelled with percent-escapes and angle brackets, escaped titles, and files that are not pages (CONTRIBUTING.md,
 // unlisted markdown, LICENSE). Octavo must write back exactly what its users changed, and nothing else.
 const fixtureRoot = path.join(import.meta.dirname, "as-gitbook-writes")
-const readTree = (dir: string, prefix = ""): Map<string, Uint8Array> => {
-  const files = new Map<string, Uint8Array>()
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`
-    if (entry.isDirectory()) { for (const [p, b] of readTree(path.join(dir, entry.name), relative)) files.set(p, b) }
-    else files.set(relative, fs.readFileSync(path.join(dir, entry.name)))
-  }
-  return files
-}
-
-const flatten = (pages: ReadonlyArray<PageObject>): Array<PageObject> => pages.flatMap((p) => [p, ...flatten(p.pages)])
-
 layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTestServices: true, timeout: 120_000 })(
   "Git Sync: an export changes exactly what was edited",
   (it) => {

@@ -2,28 +2,16 @@ import { MemoryStorage } from "@octavo/adapters-memory"
 import { commitFiles, startGitServer } from "@octavo/adapters-node/gitServer"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { type PageObject, RevisionObject } from "../../src/content/Wire.js"
 import { bodyAs, call, testServer } from "../harness.js"
 import { world } from "../scenario.js"
 import { settled } from "./settled.js"
+import { flatten, readTree } from "./tree.js"
 
 // A repository in GitBook's layout (50 pages, groups, nesting, links, assets, includes, front matter,
 // every block kind), imported over HTTP and exported back: the same bytes, so no new commit.
 const fixtureRoot = path.join(import.meta.dirname, "fixture")
-const readTree = (dir: string, prefix = ""): Map<string, Uint8Array> => {
-  const files = new Map<string, Uint8Array>()
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`
-    if (entry.isDirectory()) { for (const [p, b] of readTree(path.join(dir, entry.name), relative)) files.set(p, b) }
-    else files.set(relative, fs.readFileSync(path.join(dir, entry.name)))
-  }
-  return files
-}
-
-const flatten = (pages: ReadonlyArray<PageObject>): Array<PageObject> => pages.flatMap((p) => [p, ...flatten(p.pages)])
-
 layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTestServices: true, timeout: 120_000 })(
   "Git Sync: a real-world shaped repository",
   (it) => {
