@@ -17,6 +17,8 @@ import {
   PublishedPlaceFact,
   type Role,
   rowsOf,
+  type Site,
+  SiteId,
   Spaces,
   type SpaceView,
   type StoragePorts,
@@ -42,6 +44,26 @@ export const uniqueId = (prefix: string): string => `${prefix}${run}${(counter++
 
 /** A fixed instant plus `minutes`, so orders are known in advance. */
 export const at = (minutes: number): Date => new Date(Date.UTC(2026, 0, 1, 0, minutes, 0, 0))
+
+/** A basic, public, unpublished site of the organization, as the sites' repository stores one. */
+export const siteOf = (organizationId: OrganizationId, fields: Partial<Site> = {}): Site => ({
+  id: SiteId.make(uniqueId("site")),
+  organizationId,
+  type: "basic",
+  title: "Docs",
+  visibility: "public",
+  published: false,
+  basename: null,
+  proxy: null,
+  adaptiveContent: false,
+  defaultSiteSpaceId: null,
+  defaultSectionId: null,
+  publishingAuth: { privateKey: "k".repeat(43), fallbackURL: null, logoutURL: null },
+  adaptiveSchema: null,
+  createdAt: at(1),
+  updatedAt: at(1),
+  ...fields
+})
 
 export const makeUser = (fields: Partial<User> = {}) =>
   Effect.gen(function*() {

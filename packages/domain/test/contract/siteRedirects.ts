@@ -5,11 +5,9 @@ import {
   inOrganization,
   LiveEdits,
   MAX_SITE_REDIRECTS,
-  type OrganizationId,
   type PageRequest,
   type Role,
   type Site,
-  SiteId,
   type SiteRedirect,
   SiteRedirectId,
   SiteRedirectRepository,
@@ -20,29 +18,11 @@ import {
   type StoragePorts
 } from "../../src/index.js"
 import { walk } from "./walk.js"
-import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, type Services, uniqueId } from "./fixtures.js"
+import { adminOfNewOrganization, at, makeMember, makeOrganization, makeUser, type Services, siteOf, uniqueId } from "./fixtures.js"
 
 const first = (limit = 50): PageRequest => ({ limit, after: Option.none() })
 
 const failure = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
-
-const siteOf = (organizationId: OrganizationId): Site => ({
-  id: SiteId.make(uniqueId("site")),
-  organizationId,
-  type: "basic",
-  title: "Docs",
-  visibility: "public",
-  published: false,
-  basename: null,
-  proxy: null,
-  adaptiveContent: false,
-  defaultSiteSpaceId: null,
-  defaultSectionId: null,
-  publishingAuth: { privateKey: "k".repeat(43), fallbackURL: null, logoutURL: null },
-  adaptiveSchema: null,
-  createdAt: at(1),
-  updatedAt: at(1)
-})
 
 /** The site redirects slice of the storage contract: the repository, then the use cases over it. */
 export const siteRedirectsContract = (storage: Layer.Layer<StoragePorts>, services: Services) =>

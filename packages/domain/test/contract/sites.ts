@@ -52,31 +52,13 @@ import {
   publishedOf,
   sameAsOneByOne,
   type Services,
+  siteOf,
   uniqueId
 } from "./fixtures.js"
 
 const failureTag = <A, E extends { _tag: string }>(result: Either.Either<A, E>) => (Either.isLeft(result) ? result.left._tag : "success")
 
 const first = (limit = 50): PageRequest => ({ limit, after: Option.none() })
-
-const siteOf = (organizationId: OrganizationId, fields: Partial<Site> = {}): Site => ({
-  id: SiteId.make(uniqueId("site")),
-  organizationId,
-  type: "basic",
-  title: "Docs",
-  visibility: "public",
-  published: false,
-  basename: null,
-  proxy: null,
-  adaptiveContent: false,
-  defaultSiteSpaceId: null,
-  defaultSectionId: null,
-  publishingAuth: { privateKey: "k".repeat(43), fallbackURL: null, logoutURL: null },
-  adaptiveSchema: null,
-  createdAt: at(1),
-  updatedAt: at(1),
-  ...fields
-})
 
 /** A unique proxy: proxies are unique on the whole instance, and a server database outlives a run. */
 const newProxy = () => `${uniqueId("h").toLowerCase()}.example.com/docs`
