@@ -123,6 +123,8 @@ export interface SummaryItem {
    * entries). An import makes nothing of it; \`patchSummary\` keeps it as written.
    */
   readonly kept?: true
+  /** The link's title, GitBook's navigation label (`[Toolbar](toolbar.md "Toolbar")`): what a sidebar shows. */
+  readonly label?: string
 }
 
 /** Where an item's own text sits in the source (its content after the list marker, its nested list aside). */
@@ -155,6 +157,7 @@ const readWithSpans = (markdown: string): Read => {
   const itemOf = (node: ListItem): SummaryItem => {
     let title = ""
     let target: string | undefined
+    let label: string | undefined
     let other = false
     const items: Array<SummaryItem> = []
     for (const child of node.children) {
@@ -164,6 +167,7 @@ const readWithSpans = (markdown: string): Read => {
         if (link !== undefined && link.type === "link") {
           title = textOf(link).trim()
           target = link.url
+          label = link.title ?? undefined
         } else {
           title = textOf(child).trim()
         }
@@ -174,7 +178,8 @@ const readWithSpans = (markdown: string): Read => {
       title,
       target,
       items,
-      ...(target === undefined && title === "" && other ? { kept: true as const } : {})
+      ...(target === undefined && title === "" && other ? { kept: true as const } : {}),
+      ...(label !== undefined && label !== "" ? { label } : {})
     }
     const first = spanOf(node.children[0] ?? node)
     const nested = node.children.find((c) => c.type === "list")
@@ -224,7 +229,7 @@ const listOf = (items: ReadonlyArray<SummaryItem>): List => ({
         type: "paragraph",
         children: item.target === undefined
           ? [{ type: "text", value: item.title }]
-          : [{ type: "link", url: item.target, children: [{ type: "text", value: item.title }] }]
+          : [{ type: "link", url: item.target, title: item.label ?? null, children: [{ type: "text", value: item.title }] }]
       },
       ...(item.items.length > 0 ? [listOf(item.items)] : [])
     ]
@@ -260,7 +265,7 @@ const sameEntries = (a: ReadonlyArray<SummaryEntry>, b: ReadonlyArray<SummaryEnt
     const f = y[i] as SummaryEntry
     if (e.kind !== f.kind || e.title !== f.title) return false
     if (e.kind === "group" || f.kind === "group") return e.kind === "group" && f.kind === "group" && sameEntries(e.items, f.items)
-    return e.target === f.target && sameEntries(e.items, f.items)
+    return e.target === f.target && e.label === f.label && sameEntries(e.items, f.items)
   })
 }
 

@@ -131,9 +131,9 @@ const pageTree = (view: AppPage, nodes: ReadonlyArray<PageNode>, current: string
       const children = node.pages.length === 0 ? "" : pageTree(view, node.pages, current)
       if (node.page.kind === "group") return html`<li><p class="group">${node.page.title}</p>${children}</li>`
       if (node.page.kind === "link") return html`<li><a href="${linkHref(view, node.page.href ?? "") ?? "#"}">${node.page.title}</a></li>`
-      return html`<li><a href="${view.base}/${node.path}"${node.page.id === current ? html` aria-current="page"` : ""}>${node.page.title}${
-        node.page.hidden ? " (hidden)" : ""
-      }</a>${children}</li>`
+      return html`<li><a href="${view.base}/${node.path}"${node.page.id === current ? html` aria-current="page"` : ""}>${
+        node.page.navigationLabel ?? node.page.title
+      }${node.page.hidden ? " (hidden)" : ""}</a>${children}</li>`
     })
   }</ul>`
 

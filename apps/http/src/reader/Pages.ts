@@ -124,9 +124,9 @@ const tree = (address: SiteAddress, space: ReaderPage, nodes: ReadonlyArray<Page
         default:
           return html`<li><a href="${pageHref(address, space, node.path)}"${
             node.page.id === current?.page.id ? html` aria-current="page"` : ""
-          }${node.pages.length > 0 && !open ? html` class="more"` : ""}>${
-            node.page.emoji === undefined ? "" : `${node.page.emoji} `
-          }${node.page.title}</a>${children}</li>`
+          }${node.pages.length > 0 && !open ? html` class="more"` : ""}>${node.page.emoji === undefined ? "" : `${node.page.emoji} `}${
+            node.page.navigationLabel ?? node.page.title
+          }</a>${children}</li>`
       }
     })
   }</ul>`

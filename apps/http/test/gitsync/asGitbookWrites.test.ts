@@ -78,6 +78,9 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
         const sidebar = linksIn(opened.text, "<nav class=\"pages\"")
         expect(sidebar).toContain(`${site}/writing/formatting/inline#buttons`)
         expect(sidebar).toContain(`${site}/writing/formatting/inline#icons`)
+        // SUMMARY.md's navigation label is what the sidebar shows for its page; the page keeps its title.
+        expect(opened.text).toContain(`<a href="${site}/getting-started/install">Install</a>`)
+        expect(all.find((p) => p.path === "getting-started/install")?.title).toBe("Install the agent")
         expect(sidebar).toContain("https://harbor.example/changelog")
         const moved = yield* web(`${site}/start`)
         expect([moved.status, moved.headers["location"]]).toEqual([301, `${site}/getting-started/quickstart`])
@@ -159,6 +162,17 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
         expect((yield* settled(spaceId, token)).operation.state).toBe("success")
         expect(flatten((yield* content()).pages).map((p) => p.title)).toEqual(
           all.filter((p) => p.id !== tables.id).map((p) => p.id === init.id ? "Calling init()" : p.title)
+        )
+        // A page renamed in Octavo shows its new title in the sidebar: the label named it as it was.
+        const install = all.find((p) => p.path === "getting-started/install") as PageObject
+        expect(
+          (yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+            token,
+            body: { changes: [{ operation: "update_page", page: install.id, title: "Set up the agent" }] }
+          })).status
+        ).toBe(200)
+        expect((yield* web(`${site}/getting-started/install`)).text).toContain(
+          `<a href="${site}/getting-started/install" aria-current="page">Set up the agent</a>`
         )
       }))
   }

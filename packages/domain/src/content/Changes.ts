@@ -299,7 +299,8 @@ const updatePage = (batch: Batch, step: Step, change: ChangeOf<"update_page">) =
     const title = read?.title ?? change.title ?? current.title
     const slug = change.slug ?? current.slug
     if (slug !== current.slug || into !== current.parentId) yield* requireFreeSlug(slug, into, current.id)
-    const { condition: _condition, description: _description, emoji: _emoji, icon: _icon, ...kept } = current
+    // A navigation label names the page as it was titled: a new title takes its place in the sidebar.
+    const { condition: _condition, description: _description, emoji: _emoji, icon: _icon, navigationLabel, ...kept } = current
     const condition = change.condition === undefined ? current.condition : change.condition === "" ? undefined : change.condition
     const updated: ContentPage = {
       ...kept,
@@ -316,6 +317,7 @@ const updatePage = (batch: Batch, step: Step, change: ChangeOf<"update_page">) =
       ...withOptional("icon", read?.icon ?? removable(change.icon, current.icon)),
       ...withOptional("description", read?.description ?? change.description ?? current.description),
       ...withOptional("condition", condition),
+      ...withOptional("navigationLabel", title === current.title ? navigationLabel : undefined),
       ...(change.href !== undefined && current.kind === "link" ? { href: change.href } : {}),
       ...(read?.layout !== undefined ? { layout: read.layout } : {})
     }

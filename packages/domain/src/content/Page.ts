@@ -50,6 +50,8 @@ export const ContentPage = Schema.Struct({
   condition: Schema.optional(Schema.String),
   cover: Schema.optional(Schema.Struct({ file: Schema.String, yPos: Schema.optional(Schema.Number) })),
   git: Schema.optional(PageGit),
+  /** What a sidebar shows instead of the title: a Git Sync SUMMARY.md entry's navigation label. */
+  navigationLabel: Schema.optional(Schema.String),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 })

@@ -144,6 +144,8 @@ interface TreePage {
   /** A name for the slug when the page has no file (a folder's). */
   readonly name?: string
   readonly href?: string
+  /** SUMMARY.md's navigation label for it. */
+  readonly label?: string | undefined
   /** For a link to a page of the space: the file it points at, and the anchor in it. */
   readonly into?: { readonly file: string; readonly anchor: string | undefined }
   readonly pages: Array<TreePage>
@@ -193,7 +195,7 @@ const treeFromSummary = (entries: ReadonlyArray<SummaryEntry>, config: GitbookCo
     if (file !== undefined && pageItems.get(file) !== item) {
       return { kind: "link", title: item.title || "Link", file: undefined, into: { file, anchor: target?.anchor }, pages: [] }
     }
-    return { kind: "document", title: item.title, file, pages: pagesOf(item.items) }
+    return { kind: "document", title: item.title, file, label: item.label, pages: pagesOf(item.items) }
   }
   // A kept item (a fenced `builtin:openapi` entry) is no page: the export keeps it in SUMMARY.md as written.
   const pagesOf = (items: ReadonlyArray<SummaryItem>) => items.filter((item) => item.kept !== true).map(fromItem)
@@ -382,6 +384,7 @@ export const importFiles = (files: RepoFiles, context: ImportContext): Effect.Ef
             position,
             markdown: node.kind === "document" ? body : "",
             ...(node.href !== undefined ? { href: node.href } : {}),
+            ...(node.label !== undefined ? { navigationLabel: node.label.slice(0, 255) } : {}),
             ...(node.into !== undefined ? { href: pageLink(pageByFile.get(node.into.file) ?? "", node.into.anchor) } : {}),
             ...(fields.description !== undefined ? { description: fields.description } : {}),
             ...(fields.icon !== undefined ? { icon: fields.icon } : {}),
@@ -714,6 +717,7 @@ export const exportFiles = (content: RevisionContent, context: ExportContext): E
       return {
         kind: "item",
         title: keepText ? previous.title : page.title,
+        ...(page.navigationLabel !== undefined ? { label: page.navigationLabel } : {}),
         target: page.kind === "link"
           ? linkTarget(page.href ?? "")
           : path === undefined
