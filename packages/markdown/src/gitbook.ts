@@ -71,8 +71,7 @@ export const readGitbookConfig = (text: string): GitbookConfig => {
 const redirectPath = (candidate: unknown): string => {
   if (typeof candidate !== "string" && typeof candidate !== "number") return ""
   const cleaned = cleanPath(String(candidate).trim())
-  // eslint-disable-next-line no-control-regex
-  const printable = !/[\u0000-\u001f\u007f\\]/.test(cleaned)
+  const printable = !/[\p{Cc}\\]/u.test(cleaned)
   return cleaned.length <= MAX_REDIRECT_PATH && printable && isInside(cleaned) ? cleaned : ""
 }
 
