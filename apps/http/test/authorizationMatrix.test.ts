@@ -310,7 +310,11 @@ const matrix: Readonly<Record<string, Entry>> = {
   // a space with nothing recorded has no info (404) for a reader.
   "gitsync.importRepository": { need: content("create"), payload: () => gitRemote, permitted: 400 },
   "gitsync.exportRepository": { need: content("create"), payload: () => ({ ...gitRemote, commitMessage: "Docs" }), permitted: 400 },
-  "gitsync.info": { need: content("read"), permitted: 404 }
+  "gitsync.info": { need: content("read"), permitted: 404 },
+  // A site's Git Sync needs the role that changes its structure; its info is 404 until a first operation.
+  "siteGitSync.importSiteRepository": { need: content("create"), payload: () => gitRemote, permitted: 400 },
+  "siteGitSync.exportSiteRepository": { need: content("create"), payload: () => ({ ...gitRemote, commitMessage: "Docs" }), permitted: 400 },
+  "siteGitSync.siteGitInfo": { need: content("create"), permitted: 404 }
 }
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"

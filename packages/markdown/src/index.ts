@@ -35,4 +35,5 @@ export {
   writeGitbookConfig,
   writeSummary
 } from "./gitbook.js"
+export { emptySiteConfig, patchSiteConfig, readSiteConfigYaml, type SiteConfigEdit } from "./siteConfig.js"
 export { type OutlineHeading, type Rendered, renderHtml, type RenderOptions } from "./render.js"

@@ -1,6 +1,6 @@
-import { GitSyncFact, gitSyncInfoOf, type GitSyncState, type SpaceGitSyncInfo } from "@octavo/domain"
+import { GitSyncFact, gitSyncInfoOf, type GitSyncState, type SiteGitSyncState, type SpaceGitSyncInfo } from "@octavo/domain"
 import type { SpaceFields } from "../spaces/Present.js"
-import type { GitSyncStateObject } from "./Wire.js"
+import type { GitSyncStateObject, SiteGitSyncStateObject } from "./Wire.js"
 
 /** A space's Git Sync (GitBook's `GitSyncState`); it never held a credential. */
 export const presentGitSync = (spaceId: string, info: SpaceGitSyncInfo): GitSyncStateObject => ({
@@ -35,4 +35,41 @@ export const presentGitSyncState = (state: GitSyncState): GitSyncStateObject => 
 export const gitSyncFields: SpaceFields = (_, { facts, space }) => {
   const info = facts.of(GitSyncFact, space.id)
   return info === undefined ? {} : { gitSync: presentGitSync(space.id, info) }
+}
+
+/** A site's sync state (GitBook's `GitSyncSiteOperation` under `operation`); shown once it has an operation. */
+export const presentSiteGitSync = (state: SiteGitSyncState): SiteGitSyncStateObject => {
+  const operation = state.operation!
+  return {
+    object: "site-git-sync",
+    ...(state.repoName !== undefined ? { repoName: state.repoName } : {}),
+    ...(state.url !== undefined ? { url: state.url } : {}),
+    ...(state.ref !== undefined ? { ref: state.ref } : {}),
+    projectDirectory: state.projectDirectory ?? "",
+    ...(state.configPath !== undefined ? { configPath: state.configPath } : {}),
+    ...(state.commit !== undefined ? { commit: state.commit } : {}),
+    updatedAt: state.updatedAt.toISOString(),
+    operation: {
+      state: operation.state,
+      direction: operation.direction,
+      stage: operation.stage,
+      startedAt: operation.startedAt.toISOString(),
+      updatedAt: operation.updatedAt.toISOString(),
+      ...(operation.completedAt !== undefined ? { completedAt: operation.completedAt.toISOString() } : {}),
+      ...(operation.error !== undefined ? { error: operation.error } : {}),
+      spaces: Object.fromEntries(
+        Object.entries(operation.spaces).map(([spaceId, space]) => [spaceId, {
+          state: space.state,
+          direction: space.direction,
+          stage: "finalize" as const,
+          dispatchedTasks: 0,
+          completedTasks: 0,
+          startedAt: space.startedAt.toISOString(),
+          updatedAt: space.updatedAt.toISOString(),
+          ...(space.completedAt !== undefined ? { completedAt: space.completedAt.toISOString() } : {}),
+          ...(space.error !== undefined ? { error: space.error } : {})
+        }])
+      )
+    }
+  }
 }

@@ -1,2 +1,47 @@
+import { Schema } from "effect"
+
 // GitBook's `GitSyncState` is a space's `gitSync` first: the spaces context states it.
 export { GitSyncStateObject } from "../spaces/Wire.js"
+
+const OperationState = Schema.Literal("running", "success", "failure", "timeout")
+const Direction = Schema.Literal("import", "export")
+const Stage = Schema.Literal("repo_fetch", "config_check", "content_process", "finalize")
+
+/** One space's part of a site operation: GitBook's `GitSyncSpaceOperation` (its counters are always 0 there too). */
+export const GitSyncSpaceOperationObject = Schema.Struct({
+  state: OperationState,
+  direction: Direction,
+  stage: Stage,
+  dispatchedTasks: Schema.Number,
+  completedTasks: Schema.Number,
+  startedAt: Schema.String,
+  updatedAt: Schema.String,
+  completedAt: Schema.optional(Schema.String),
+  error: Schema.optional(Schema.String)
+})
+
+/** GitBook's `GitSyncSiteOperation`. */
+export const GitSyncSiteOperationObject = Schema.Struct({
+  state: OperationState,
+  direction: Direction,
+  stage: Stage,
+  startedAt: Schema.String,
+  updatedAt: Schema.String,
+  completedAt: Schema.optional(Schema.String),
+  error: Schema.optional(Schema.String),
+  spaces: Schema.Record({ key: Schema.String, value: GitSyncSpaceOperationObject })
+})
+
+/** A site's Git Sync: the repository it syncs with and its last operation. */
+export const SiteGitSyncStateObject = Schema.Struct({
+  object: Schema.Literal("site-git-sync"),
+  repoName: Schema.optional(Schema.String),
+  url: Schema.optional(Schema.String),
+  ref: Schema.optional(Schema.String),
+  projectDirectory: Schema.String,
+  configPath: Schema.optional(Schema.String),
+  commit: Schema.optional(Schema.String),
+  updatedAt: Schema.String,
+  operation: GitSyncSiteOperationObject
+})
+export type SiteGitSyncStateObject = typeof SiteGitSyncStateObject.Type

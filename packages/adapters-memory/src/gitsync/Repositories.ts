@@ -1,4 +1,4 @@
-import { GitSyncRepository } from "@octavo/domain"
+import { GitSyncRepository, SiteGitSyncRepository } from "@octavo/domain"
 import { Effect } from "effect"
 import { layerOver } from "../shared/index.js"
 import { GitSyncMemoryState } from "./State.js"
@@ -15,4 +15,11 @@ export const MemoryGitSyncRepository = layerOver(GitSyncRepository, GitSyncMemor
   running: () => states.filter((s) => s.operation?.state === "running"),
   saveRevision: (git) => revisions.upsert(git.revisionId, () => git),
   findRevision: (revisionId) => revisions.get(revisionId)
+}))
+
+export const MemorySiteGitSyncRepository = layerOver(SiteGitSyncRepository, GitSyncMemoryState, ({ sites }) => ({
+  find: (siteId) => sites.get(siteId),
+  save: (state) => sites.upsert(state.siteId, () => state),
+  lock: () => Effect.void,
+  running: () => sites.filter((s) => s.operation?.state === "running")
 }))

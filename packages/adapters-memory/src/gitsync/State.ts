@@ -1,4 +1,4 @@
-import type { GitSyncState, RevisionGit } from "@octavo/domain"
+import type { GitSyncState, RevisionGit, SiteGitSyncState } from "@octavo/domain"
 import { HashMap } from "effect"
 import { slice } from "../shared/index.js"
 
@@ -7,5 +7,7 @@ export const GitSyncMemoryState = slice("@octavo/adapters-memory/gitsync", {
   /** By space id. */
   states: HashMap.empty<string, GitSyncState>(),
   /** By revision id. */
-  revisions: HashMap.empty<string, RevisionGit>()
+  revisions: HashMap.empty<string, RevisionGit>(),
+  /** By site id. */
+  sites: HashMap.empty<string, SiteGitSyncState>()
 })

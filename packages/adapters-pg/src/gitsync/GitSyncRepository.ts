@@ -1,5 +1,14 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { GitSyncRepository, GitSyncState, RevisionGit, RevisionId, SpaceId } from "@octavo/domain"
+import {
+  GitSyncRepository,
+  GitSyncState,
+  RevisionGit,
+  RevisionId,
+  SiteGitSyncRepository,
+  SiteGitSyncState,
+  SiteId,
+  SpaceId
+} from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
 import { execute, findAll, findOne, Jsonb } from "../shared/Rows.js"
 import { type Ids, oneOf } from "../shared/Sql.js"
@@ -7,6 +16,7 @@ import { type Ids, oneOf } from "../shared/Sql.js"
 // The state is one document: the domain schema's encoded form, read whole.
 const StateRow = Schema.Struct({ state: Jsonb(GitSyncState) })
 const RevisionRow = Schema.Struct({ git: Jsonb(RevisionGit) })
+const SiteStateRow = Schema.Struct({ state: Jsonb(SiteGitSyncState) })
 
 /** The sync states of those of the spaces that have one, each a `state` column of `GitSyncState`'s encoded form. */
 export const gitSyncStatesOf = (sql: SqlClient.SqlClient, spaceIds: Ids) =>
@@ -51,6 +61,27 @@ export const GitSyncRepositoryLive = Layer.effect(
           ON CONFLICT (revision_id) DO UPDATE SET git = EXCLUDED.git`
       ),
       findRevision: findOne(RevisionId, gitOf, (id) => sql`SELECT git FROM gitsync_revisions WHERE revision_id = ${id}`)
+    })
+  })
+)
+
+export const SiteGitSyncRepositoryLive = Layer.effect(
+  SiteGitSyncRepository,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const stateOf = Schema.transform(SiteStateRow, Schema.typeSchema(SiteGitSyncState), {
+      strict: true,
+      decode: (row) => row.state,
+      encode: (state) => ({ state })
+    })
+    return SiteGitSyncRepository.of({
+      find: findOne(SiteId, stateOf, (id) => sql`SELECT state FROM gitsync_site_states WHERE site_id = ${id}`),
+      save: execute(SiteGitSyncState, (state) =>
+        sql`INSERT INTO gitsync_site_states (site_id, running, state)
+          VALUES (${state.siteId}, ${state.operation?.state === "running"}, ${JSON.stringify(state)}::jsonb)
+          ON CONFLICT (site_id) DO UPDATE SET running = EXCLUDED.running, state = EXCLUDED.state`),
+      lock: (siteId) => sql`SELECT pg_advisory_xact_lock(hashtext(${`gitsync-site:${siteId}`}))`.pipe(Effect.asVoid, Effect.orDie),
+      running: () => findAll(Schema.Void, stateOf, () => sql`SELECT state FROM gitsync_site_states WHERE running`)(undefined)
     })
   })
 )

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { RevisionId, SpaceId } from "../shared/Ids.js"
+import { RevisionId, SiteId, SpaceId } from "../shared/Ids.js"
 import { boundedString, StoredString } from "../shared/Limits.js"
 import { GitRedirect } from "./Redirects.js"
 
@@ -259,3 +259,79 @@ export const repoNameOf = (url: string): string | undefined => {
     return undefined
   }
 }
+
+// Site-level Git Sync (issue 39): a site's structure from `docs.yaml`, each space's content from its directory.
+
+/** Where one space's import or export of a site operation is (GitBook's `GitSyncSpaceOperation`, without its deprecated counters). */
+export const SiteSpaceOperation = Schema.Struct({
+  state: OperationState,
+  direction: Direction,
+  startedAt: Schema.Date,
+  updatedAt: Schema.Date,
+  completedAt: Schema.optional(Schema.Date),
+  error: Schema.optional(StoredString)
+})
+export type SiteSpaceOperation = typeof SiteSpaceOperation.Type
+
+/** The last (or current) operation of a site's sync (GitBook's `GitSyncSiteOperation`). */
+export const SiteOperation = Schema.Struct({
+  state: OperationState,
+  direction: Direction,
+  stage: OperationStage,
+  startedAt: Schema.Date,
+  updatedAt: Schema.Date,
+  completedAt: Schema.optional(Schema.Date),
+  error: Schema.optional(StoredString),
+  /** The server instance running it: only that one may fail it on restart. */
+  owner: Schema.optional(StoredString),
+  /** By space id. */
+  spaces: Schema.Record({ key: Schema.String, value: SiteSpaceOperation })
+})
+export type SiteOperation = typeof SiteOperation.Type
+
+/** What a node of `docs.yaml` became in the site, by its key. */
+export const SiteNodeLink = Schema.Struct({
+  /** The site space, section or section group. */
+  id: StoredString,
+  /** A space node's space. */
+  spaceId: Schema.optional(SpaceId),
+  /** A space node's title as last read or written, to tell whether the space was renamed since. */
+  title: Schema.optional(StoredString)
+})
+export type SiteNodeLink = typeof SiteNodeLink.Type
+
+/** What a site remembers of its sync, never a credential: one document per site. */
+export const SiteGitSyncState = Schema.Struct({
+  siteId: SiteId,
+  repoName: Schema.optional(StoredString),
+  url: Schema.optional(StoredString),
+  ref: Schema.optional(StoredString),
+  /** The site's project directory in the repository (normalized). */
+  projectDirectory: Schema.optional(Schema.String),
+  updatedAt: Schema.Date,
+  operation: Schema.optional(SiteOperation),
+  /** The configuration's path and text as the last import read it or the last export wrote it. */
+  configPath: Schema.optional(StoredString),
+  config: Schema.optional(StoredString),
+  /** The last commit imported or exported. */
+  commit: Schema.optional(StoredString),
+  nodes: Schema.Record({ key: Schema.String, value: SiteNodeLink })
+})
+export type SiteGitSyncState = typeof SiteGitSyncState.Type
+
+export const ImportSiteGitInput = Schema.Struct({
+  url: RepositoryUrl,
+  ref: BranchRef,
+  repoProjectDirectory: Schema.optional(ProjectDirectory),
+  force: Schema.optional(Schema.Boolean)
+})
+export type ImportSiteGitInput = typeof ImportSiteGitInput.Type
+
+export const ExportSiteGitInput = Schema.Struct({
+  url: RepositoryUrl,
+  ref: BranchRef,
+  repoProjectDirectory: Schema.optional(ProjectDirectory),
+  commitMessage: boundedString({ min: 1, max: 4096 }),
+  force: Schema.optional(Schema.Boolean)
+})
+export type ExportSiteGitInput = typeof ExportSiteGitInput.Type

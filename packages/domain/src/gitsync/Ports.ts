@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option, Schema, type Scope } from "effect"
-import type { RevisionId, SpaceId } from "../shared/Ids.js"
-import type { GitSyncState, Remote, RevisionGit } from "./GitSync.js"
+import type { RevisionId, SiteId, SpaceId } from "../shared/Ids.js"
+import type { GitSyncState, Remote, RevisionGit, SiteGitSyncState } from "./GitSync.js"
 
 /** What the spaces' syncs remember; one state per space. */
 export class GitSyncRepository extends Context.Tag("@octavo/domain/GitSyncRepository")<GitSyncRepository, {
@@ -26,8 +26,19 @@ export class GitSyncRepository extends Context.Tag("@octavo/domain/GitSyncReposi
  */
 export class ServerInstance extends Context.Tag("@octavo/domain/ServerInstance")<ServerInstance, string>() {}
 
+/** What the sites' syncs remember; one state per site. */
+export class SiteGitSyncRepository extends Context.Tag("@octavo/domain/SiteGitSyncRepository")<SiteGitSyncRepository, {
+  readonly find: (siteId: SiteId) => Effect.Effect<Option.Option<SiteGitSyncState>>
+  /** Writes the whole state (inserts or replaces). */
+  readonly save: (state: SiteGitSyncState) => Effect.Effect<void>
+  /** In a unit of work: waits for, then holds, the lock on the site's state. */
+  readonly lock: (siteId: SiteId) => Effect.Effect<void>
+  /** Every site whose operation is `running`. */
+  readonly running: () => Effect.Effect<ReadonlyArray<SiteGitSyncState>>
+}>() {}
+
 /** The storage the gitsync context owns. */
-export type GitSyncPorts = GitSyncRepository
+export type GitSyncPorts = GitSyncRepository | SiteGitSyncRepository
 
 // Git, behind a port ---------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import {
   UpdateGroupInput,
   UpdateSectionInput
 } from "./Site.js"
+import { declareStructure, type DeclaredStructure } from "./Declared.js"
 import { makeSiteWork } from "./SiteWork.js"
 import * as Structure from "./Structure.js"
 import { type GroupView, groupView, orderedSections, type SectionView, sectionView, type SitePage } from "./Views.js"
@@ -24,7 +25,7 @@ import { type GroupView, groupView, orderedSections, type SectionView, sectionVi
  */
 export class SiteSections extends Effect.Service<SiteSections>()("@octavo/domain/SiteSections", {
   effect: Effect.gen(function*() {
-    const { change, newId, readSite, reshape, spaceInput, viewAfter } = yield* makeSiteWork
+    const { authorized, change, loadTree, newId, readSite, reshape, spaceInput, viewAfter } = yield* makeSiteWork
 
     // Sections.
 
@@ -164,7 +165,35 @@ export class SiteSections extends Effect.Service<SiteSections>()("@octavo/domain
         reshape(siteId, "change this site's section groups", (tree) => Structure.removeSectionFromGroup(tree, groupId, sectionId))
       )
 
+    // A whole structure at once.
+
+    /**
+     * Makes the site's structure the declared one (a site's Git Sync configuration), in one change under the site's
+     * lock; answers the id of each declared item by its `ref`. Needs the `structure` role on the site.
+     */
+    const declare = (siteId: SiteId, declared: DeclaredStructure) =>
+      Effect.gen(function*() {
+        const at = yield* now
+        const { result } = yield* change(siteId, "structure", "change this site's structure", (tree) =>
+          Effect.gen(function*() {
+            const spaceIds = new Set([
+              ...declared.siteSpaces,
+              ...declared.items.flatMap((i) => (i.kind === "section" ? [i] : i.sections)).flatMap((s) => s.siteSpaces)
+            ].map((s) => s.spaceId))
+            for (const spaceId of spaceIds) yield* spaceInput(tree.site.organizationId, spaceId, "structure")
+            const made = yield* declareStructure(tree, declared, () => newId, at)
+            return { tree: made.tree, result: made.ids }
+          }))
+        return result
+      })
+
+    /** The site's tree as it is, for one who may change its structure (a site's Git Sync reads it before declaring one). */
+    const structureFor = (siteId: SiteId, action: string) =>
+      Effect.flatMap(authorized(siteId, "structure", action), ({ site }) => loadTree(site))
+
     return {
+      declare,
+      structureFor,
       listSections,
       getSection,
       addSection,

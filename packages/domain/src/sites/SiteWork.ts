@@ -161,6 +161,7 @@ export const makeSiteWork = Effect.gen(function*() {
     organization,
     visible,
     authorized,
+    loadTree,
     spaceInput,
     readSite,
     commit,

@@ -10,6 +10,7 @@ import { SiteReadsOneByOne, SiteTreeReadsLive, SiteTreeRowReadsOneByOne } from "
 
 export * from "./AdaptiveSchema.js"
 export * from "./Condition.js"
+export type { DeclaredGroup, DeclaredSection, DeclaredSiteSpace, DeclaredStructure } from "./Declared.js"
 export * from "./ForSpaces.js"
 export * from "./Lists.js"
 export * from "./Policy.js"
