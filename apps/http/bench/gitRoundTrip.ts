@@ -4,6 +4,8 @@
  * and exported back onto its own branch with nothing edited. Prints, per project directory: the pages and files
  * imported, the files the untouched export changed (with git's name-status), and the pages whose file came back
  * byte for byte. Run with `pnpm git:roundtrip <repository> [project directory…]`; nothing is written to the repository.
+ * With `--site [project directory]`, the whole site is imported from the project's `docs.yaml` (site-level Git Sync)
+ * and exported back untouched: prints the sections, groups and spaces made, each space's pages, and what changed.
  */
 import { execFileSync } from "node:child_process"
 import { commitFiles, startGitServer } from "@octavo/adapters-node/gitServer"
@@ -15,6 +17,9 @@ import {
   GitSyncRepository,
   Identity,
   Organizations,
+  SiteGitSync,
+  Sites,
+  SiteSections,
   Spaces
 } from "@octavo/domain"
 import { Context, Effect, Logger, LogLevel, Option } from "effect"
@@ -106,13 +111,63 @@ const program = (repository: string, directories: ReadonlyArray<string>) =>
     }
   }).pipe(Effect.scoped)
 
-const [repository, ...directories] = process.argv.slice(2)
+/** The whole site of a project's `docs.yaml`, imported and exported back untouched. */
+const siteProgram = (repository: string, directory: string) =>
+  Effect.gen(function*() {
+    const server = yield* Effect.acquireRelease(Effect.promise(startGitServer), (s) => Effect.promise(s.close))
+    server.create("repo")
+    const files = filesOf(repository)
+    const head = commitFiles(server, "repo", files, "The repository as it is")
+    const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`
+    process.stdout.write(`${repository}: ${files.size} files at HEAD\n`)
+    const services = yield* gitSyncServices({ _tag: "memory" }, "roundtrip")
+    const admin = yield* Context.get(services, Identity).bootstrapInstanceAdmin(ADMIN)
+    const as = Effect.provideService(Actor, admin)
+    const { organization } = yield* as(Context.get(services, Organizations).create({ title: "Round trip" }))
+    const site = yield* as(Context.get(services, Sites).create(organization.id, { title: "Round trip" }))
+    const siteId = site.site.id
+    const sync = Context.get(services, SiteGitSync)
+    const remote = { url: server.url("repo"), ref: "refs/heads/main", ...(directory === "" ? {} : { repoProjectDirectory: directory }) }
+    const importedAt = performance.now()
+    yield* as(sync.importSite(siteId, remote))
+    yield* sync.settled(siteId)
+    const imported = yield* as(sync.info(siteId))
+    if (imported.operation?.state !== "success") throw new Error(`import failed: ${imported.operation?.error}`)
+    const importTook = seconds(importedAt)
+    const tree = yield* as(Context.get(services, SiteSections).structureFor(siteId, "measure"))
+    process.stdout.write(
+      `site "${tree.site.title}": ${tree.sections.length} sections, ${tree.groups.length} section groups, ` +
+        `${tree.siteSpaces.length} site spaces over ${new Set(tree.siteSpaces.map((s) => s.spaceId)).size} spaces; import ${importTook}\n`
+    )
+    for (const spaceId of new Set(tree.siteSpaces.map((s) => s.spaceId))) {
+      const content = (yield* as(Context.get(services, Content).current(spaceId))).content
+      const paths = tree.siteSpaces.filter((s) => s.spaceId === spaceId).map((s) => s.path)
+      process.stdout.write(`  space at ${paths.join(", ")}: ${content.pages.size} pages, ${content.files.size} files\n`)
+    }
+    const exportedAt = performance.now()
+    yield* as(sync.exportSite(siteId, { ...remote, commitMessage: "Untouched export" }))
+    yield* sync.settled(siteId)
+    const exported = yield* as(sync.info(siteId))
+    if (exported.operation?.state !== "success") throw new Error(`export failed: ${exported.operation?.error}`)
+    const after = server.git("repo", ["rev-parse", "main"]).trim()
+    const changed = after === head
+      ? []
+      : server.git("repo", ["diff", "--name-status", head, after]).trim().split("\n").filter((l) => l !== "")
+    process.stdout.write(
+      `untouched export (${seconds(exportedAt)}): ${after === head ? "no commit" : `commits changing ${changed.length} files`}\n`
+    )
+    for (const line of changed.slice(0, 40)) process.stdout.write(`    ${line}\n`)
+  }).pipe(Effect.scoped)
+
+const [repository, ...rest] = process.argv.slice(2)
 if (repository === undefined) {
-  process.stderr.write("usage: git:roundtrip <repository> [project directory…]\n")
+  process.stderr.write("usage: git:roundtrip <repository> [project directory…] | <repository> --site [project directory]\n")
   process.exit(2)
 }
+const site = rest[0] === "--site"
+const directories = site ? rest.slice(1) : rest
 Effect.runPromise(
-  program(repository, directories.length === 0 ? [""] : directories).pipe(
+  (site ? siteProgram(repository, directories[0] ?? "") : program(repository, directories.length === 0 ? [""] : directories)).pipe(
     Effect.provide(Logger.minimumLogLevel(LogLevel.Warning))
   )
 ).catch((error: unknown) => {

@@ -19,14 +19,18 @@ export type SiteConfigEdit =
   /** Adds a node at the end of the children of `parent` (null: the structure's top level). */
   | { readonly kind: "append"; readonly parent: string | null; readonly node: Readonly<Record<string, unknown>> }
 
-/** The node of `key` and the list it is in, searched through `children`. */
-const find = (list: YAMLSeq, key: string): { readonly list: YAMLSeq; readonly node: YAMLMap } | undefined => {
+/** The node of `key`, the list it is in, and the node whose `children` that list is (undefined at the top level). */
+const find = (
+  list: YAMLSeq,
+  key: string,
+  owner?: YAMLMap
+): { readonly list: YAMLSeq; readonly node: YAMLMap; readonly owner: YAMLMap | undefined } | undefined => {
   for (const item of list.items) {
     if (!isMap(item)) continue
-    if (item.get("key") === key) return { list, node: item }
+    if (item.get("key") === key) return { list, node: item, owner }
     const children = item.get("children", true)
     if (isSeq(children)) {
-      const found = find(children, key)
+      const found = find(children, key, item)
       if (found !== undefined) return found
     }
   }
@@ -122,22 +126,39 @@ export const patchSiteConfig = (text: string, edits: ReadonlyArray<SiteConfigEdi
     if (owner !== undefined) setField(owner, field, [...(list.toJSON() as Array<unknown>), ...nodes])
   }
 
-  // Nodes added to one list are written together, in the order given.
+  // Nodes added to one list are written together, in the order given; nodes taken out of one list too.
   const appended = new Map<string | null, Array<Readonly<Record<string, unknown>>>>()
+  const taken = new Map<YAMLSeq, { readonly owner: YAMLMap | undefined; readonly nodes: ReadonlyArray<YAMLMap> }>()
   for (const edit of edits) {
     if (edit.kind === "set") {
       const target = edit.key === null ? doc.get("site", true) : find(structure, edit.key)?.node
       if (isMap(target)) setField(target, edit.field, edit.value)
     } else if (edit.kind === "remove") {
       const found = find(structure, edit.key)
-      const range = rangeOf(found?.node)
+      if (found === undefined) continue
+      taken.set(found.list, { owner: found.owner, nodes: [...(taken.get(found.list)?.nodes ?? []), found.node] })
+    } else {
+      appended.set(edit.parent, [...(appended.get(edit.parent) ?? []), edit.node])
+    }
+  }
+  for (const [list, { nodes, owner }] of taken) {
+    const site = doc.get("site", true)
+    const holder = owner ?? (isMap(site) ? site : undefined)
+    const field = owner === undefined ? "structure" : "children"
+    const span = holder === undefined ? undefined : pairSpan(holder, field)
+    if (nodes.length === list.items.length && holder !== undefined && span !== undefined) {
+      // A list left empty is written `[]`, as GitBook writes one.
+      removed.push([span.start, span.end])
+      setField(holder, field, [])
+      continue
+    }
+    for (const node of nodes) {
+      const range = rangeOf(node)
       if (range === undefined) continue
       const start = lineStart(range[0])
       const end = lineEnd(range[1])
       removed.push([start, end])
       splices.push({ start, end, text: "" })
-    } else {
-      appended.set(edit.parent, [...(appended.get(edit.parent) ?? []), edit.node])
     }
   }
   for (const [parentKey, nodes] of appended) {
@@ -153,7 +174,9 @@ export const patchSiteConfig = (text: string, edits: ReadonlyArray<SiteConfigEdi
     else setField(parent, "children", nodes)
   }
   // Edits inside a node taken out are dropped with it; the others are made from the end, so offsets hold.
-  const kept = splices.filter((s) => !removed.some(([a, b]) => s.start >= a && s.end <= b && !(s.start === a && s.end === b)))
+  const inside = (s: Splice, [a, b]: readonly [number, number]) =>
+    s.start >= a && s.end <= b && !(s.start === a && s.end === b) && !(s.start === s.end && (s.start === a || s.start === b))
+  const kept = splices.filter((s) => !removed.some((range) => inside(s, range)))
   let out = text
   for (const splice of kept.sort((a, b) => b.start - a.start || b.end - a.end)) {
     out = `${out.slice(0, splice.start)}${splice.text}${out.slice(splice.end)}`

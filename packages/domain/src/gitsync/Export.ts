@@ -31,7 +31,7 @@ export const makeExport = Effect.gen(function*() {
 
   return (job: Job) =>
     Effect.scoped(Effect.gen(function*() {
-      const session = yield* git.open(job.remote)
+      const session = job.session ?? (yield* git.open(job.remote))
       const proof = yield* guard.authorize(job.spaceId, "create", "sync this space with Git")
       const revisionContent = yield* contents.load(proof.space.revisionId)
       const bytes = new Map<FileId, Uint8Array>()

@@ -7,7 +7,7 @@ import { SpaceAccess } from "../spaces/SpaceAccess.js"
 import { type Direction, ExportGitInput, ImportGitInput, isShown, normalizeDirectory, remoteOf } from "./GitSync.js"
 import { GitSyncQueue } from "./GitSyncQueueService.js"
 import { type Job, makeGitSyncWork } from "./GitSyncWork.js"
-import { GitRepositories } from "./Ports.js"
+import { type GitSession, GitRepositories } from "./Ports.js"
 
 /**
  * Git Sync (conventions-2.md §8), the API's `gitsync` group: imports and exports checked and queued (`GitSyncQueue`
@@ -24,7 +24,7 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
     const accept = (
       spaceId: SpaceId,
       direction: Direction,
-      job: Pick<Job, "force" | "standalone" | "projectDirectory" | "commitURL" | "commitMessage">,
+      job: Pick<Job, "force" | "standalone" | "projectDirectory" | "commitURL" | "commitMessage" | "session">,
       input: {
         readonly url: string
         readonly ref: string
@@ -44,7 +44,8 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
         yield* queue.enqueue({ ...job, spaceId, direction, remote, actor }, input)
       })
 
-    const importRepository = (spaceId: SpaceId, input: ImportGitInput) =>
+    /** `options.session`: a working copy the caller holds open until the operation ends (a site's sync). */
+    const importRepository = (spaceId: SpaceId, input: ImportGitInput, options?: { readonly session?: GitSession }) =>
       Effect.gen(function*() {
         const valid = yield* validate(ImportGitInput)(input)
         yield* accept(spaceId, "import", {
@@ -52,11 +53,12 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
           standalone: valid.standalone ?? false,
           projectDirectory: normalizeDirectory(valid.repoProjectDirectory),
           commitURL: valid.repoCommitURL,
-          commitMessage: ""
+          commitMessage: "",
+          session: options?.session
         }, valid)
       })
 
-    const exportRepository = (spaceId: SpaceId, input: ExportGitInput) =>
+    const exportRepository = (spaceId: SpaceId, input: ExportGitInput, options?: { readonly session?: GitSession }) =>
       Effect.gen(function*() {
         const valid = yield* validate(ExportGitInput)(input)
         yield* accept(spaceId, "export", {
@@ -64,7 +66,8 @@ export class GitSync extends Effect.Service<GitSync>()("@octavo/domain/GitSync",
           standalone: valid.standalone ?? false,
           projectDirectory: normalizeDirectory(valid.repoProjectDirectory),
           commitURL: valid.repoCommitURL,
-          commitMessage: valid.commitMessage
+          commitMessage: valid.commitMessage,
+          session: options?.session
         }, valid)
       })
 

@@ -23,6 +23,8 @@ export interface Job {
   readonly commitMessage: string
   readonly actor: User
   readonly startedAt: Date
+  /** A working copy already open (a site's operation shares one among its spaces): fetched again, not cloned again. */
+  readonly session?: GitSession | undefined
 }
 
 /** What an operation ended with, before it is recorded. */

@@ -44,7 +44,7 @@ export const makeImport = Effect.gen(function*() {
 
   return (job: Job) =>
     Effect.scoped(Effect.gen(function*() {
-      const session = yield* git.open(job.remote)
+      const session = job.session ?? (yield* git.open(job.remote))
       yield* report(job.spaceId, "repo_fetch")
       const found = yield* session.fetch({ maxBytes: GIT_LIMITS.fetchBytes })
       if (Option.isNone(found)) return yield* new GitFailed({ reason: `The branch ${job.remote.ref} does not exist` })

@@ -120,7 +120,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
       )
 
     /** Runs one space's operation through its own queue and waits for it; answers how it went. */
-    const runSpace = (job: SiteJob, spaceId: SpaceId, directory: string) =>
+    const runSpace = (job: SiteJob, session: GitSession, spaceId: SpaceId, directory: string) =>
       Effect.gen(function*() {
         const startedAt = yield* now
         const asked = job.direction === "import"
@@ -129,13 +129,13 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
             ref: job.remote.ref,
             repoProjectDirectory: directory,
             force: job.force
-          })
+          }, { session })
           : spaceSync.exportRepository(spaceId, {
             url: job.url,
             ref: job.remote.ref,
             repoProjectDirectory: directory,
             commitMessage: job.commitMessage
-          })
+          }, { session })
         const accepted = yield* Effect.either(asked)
         if (Either.isRight(accepted)) yield* queue.settled(spaceId)
         const state = Option.getOrUndefined(yield* spaceStates.find(spaceId))
@@ -293,7 +293,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
         }
         const failed: Array<string> = []
         for (const [spaceId, directory] of directories) {
-          const outcome = yield* runSpace(job, spaceId, directory)
+          const outcome = yield* runSpace(job, session, spaceId, directory)
           if (outcome.state !== "success") failed.push(`${directory || "."}: ${outcome.error ?? "failed"}`)
         }
         if (failed.length > 0) return yield* new GitFailed({ reason: `Some spaces were not imported (${failed.join("; ")})` })
@@ -447,11 +447,12 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
     }
 
     const runExport = (job: SiteJob) =>
-      Effect.gen(function*() {
+      Effect.scoped(Effect.gen(function*() {
         const tree = yield* structure.structureFor(job.siteId, "sync this site with Git")
         const state = yield* stateOf(job.siteId)
-        const base = yield* Effect.scoped(Effect.gen(function*() {
-          const session = yield* git.open(job.remote)
+        // One working copy for the whole operation: each space's export and docs.yaml's fetch it again, cheaply.
+        const session = yield* git.open(job.remote)
+        const base = yield* Effect.gen(function*() {
           const found = yield* session.fetch({ maxBytes: GIT_LIMITS.fetchBytes })
           const onBranch = Option.isNone(found)
             ? undefined
@@ -463,7 +464,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
             })
           }
           return { text: emptySiteConfig(tree.site.title), onBranch }
-        }))
+        })
         yield* stage(job.siteId, "config_check")
         const parsed = parseSiteConfig(base.text)
         if (Either.isLeft(parsed)) return yield* new GitFailed({ reason: `The site's configuration ${parsed.left}` })
@@ -478,7 +479,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
         for (const spaceId of spaceIds) {
           const directory = directoryOf.get(spaceId)
           if (directory === undefined) continue
-          const outcome = yield* runSpace(job, spaceId, directoryIn(job.projectDirectory, directory))
+          const outcome = yield* runSpace(job, session, spaceId, directoryIn(job.projectDirectory, directory))
           if (outcome.state !== "success") failed.push(`${directory}: ${outcome.error ?? "failed"}`)
         }
         if (failed.length > 0) return yield* new GitFailed({ reason: `Some spaces were not exported (${failed.join("; ")})` })
@@ -486,8 +487,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
         yield* stage(job.siteId, "finalize")
         const text = patchSiteConfig(base.text, edits)
         const path = state?.configPath ?? joinPath(job.projectDirectory, SITE_CONFIG_FILES[0])
-        const commit = yield* Effect.scoped(Effect.gen(function*() {
-          const session = yield* git.open(job.remote)
+        const commit = yield* Effect.gen(function*() {
           const found = yield* session.fetch({ maxBytes: GIT_LIMITS.fetchBytes })
           const head = Option.getOrUndefined(found)
           const current = head === undefined ? undefined : yield* readConfigFile(session, head.entries, job.projectDirectory)
@@ -505,7 +505,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
             Effect.catchTag("GitRejected", () => new GitFailed({ reason: "The branch moved on while exporting (not a fast-forward)" }))
           )
           return made.value
-        }))
+        })
         const at = yield* now
         yield* record(job.siteId, (s) => ({
           ...s,
@@ -515,7 +515,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
           ...(commit !== undefined ? { commit } : {}),
           updatedAt: at
         }))
-      })
+      }))
 
     // Requests --------------------------------------------------------------------------------------------------
 
