@@ -108,7 +108,7 @@ const handlers: Handlers = {
     ])) as Handler,
   figure: ((_state: State, node: Figure) =>
     element("figure", {}, [
-      element("img", { src: node.url, alt: node.alt }, []),
+      element("img", { src: node.url, alt: node.alt, ...(node.width === undefined ? {} : { width: node.width }) }, []),
       ...(node.caption === "" ? [] : [element("figcaption", {}, [text(node.caption)])])
     ])) as Handler,
   embed: ((_state: State, node: Embed) => urlBlock(node, "embed")) as Handler,
@@ -166,7 +166,9 @@ const pointUrls = (tree: HastRoot, options: RenderOptions): void =>
       }
       delete node.properties["href"]
       // A card or a button that leads nowhere is still shown; a link that does is its text.
-      return classesOf(node).some((c) => c === "card" || c === "button") ? [{ ...node, tagName: "div" }] : node.children
+      const classes = classesOf(node)
+      if (classes.includes("card")) return [{ ...node, tagName: "div" }]
+      return classes.includes("button") ? [{ ...node, tagName: "span" }] : node.children
     }
     if (node.tagName === "img") {
       const src = node.properties["src"]

@@ -120,6 +120,7 @@ export type HtmlTag =
     readonly url: string
     readonly alt: string
     readonly caption: string
+    readonly width: string | undefined
     /** Raw offsets of the `src` value in the line, and how it is quoted. */
     readonly src: { readonly start: number; readonly end: number; readonly quote: string }
   }
@@ -192,11 +193,13 @@ export const readHtmlTag = (line: string): HtmlTag | undefined => {
     if (img === undefined || typeof url !== "string" || src === undefined) return undefined
     const alt = img.properties["alt"]
     const caption = find(first, "figcaption")
+    const width = img.properties["width"]
     return {
       kind: "figure",
       url,
       alt: typeof alt === "string" ? alt : "",
       caption: caption === undefined ? "" : oneLine(textOf(caption)),
+      width: typeof width === "number" || (typeof width === "string" && width !== "") ? String(width) : undefined,
       src
     }
   }
@@ -206,8 +209,8 @@ export const readHtmlTag = (line: string): HtmlTag | undefined => {
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
 const attribute = (text: string) => escapeHtml(text).replace(/"/g, "&quot;")
 
-export const figureHtml = (url: string, alt: string, caption: string): string => {
-  const img = `<img src="${attribute(url)}" alt="${attribute(oneLine(alt))}">`
+export const figureHtml = (url: string, alt: string, caption: string, width?: string): string => {
+  const img = `<img src="${attribute(url)}" alt="${attribute(oneLine(alt))}"${width === undefined ? "" : ` width="${attribute(width)}"`}>`
   const figcaption = caption.trim() === "" ? "" : `<figcaption><p>${escapeHtml(oneLine(caption))}</p></figcaption>`
   return `<figure>${img}${figcaption}</figure>`
 }
