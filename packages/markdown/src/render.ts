@@ -69,7 +69,6 @@ const mathOf = (tex: string, display: boolean): Array<ElementContent> => {
 
 const hintLabels: Record<Hint["style"], string> = { info: "Info", warning: "Warning", danger: "Danger", success: "Success" }
 
-
 type Handlers = Record<string, Handler>
 
 /**
@@ -80,8 +79,7 @@ type Handlers = Record<string, Handler>
 const handlers: Handlers = {
   link: ((state: State, node: Link) => element("a", { href: node.url }, state.all(node))) as Handler,
   image: ((_state: State, node: Image) => element("img", { src: node.url, alt: node.alt ?? "" }, [])) as Handler,
-  heading: ((state: State, node: Heading) =>
-    element(`h${node.depth}`, { dataHeadingText: textOf(node) }, state.all(node))) as Handler,
+  heading: ((state: State, node: Heading) => element(`h${node.depth}`, { dataHeadingText: textOf(node) }, state.all(node))) as Handler,
   code: ((state: State, node: Code) => {
     const pre = defaultHandlers.code(state, node)
     const title = node.data?.title

@@ -6,7 +6,11 @@ import { parse, renderHtml, stringify } from "../src/index.js"
 
 const options = {
   link: (url: string) =>
-    url.startsWith("/pages/") || url.endsWith(".md") ? `/docs/${url.replace(/^\/pages\//, "")}` : url.startsWith("https://") ? url : undefined,
+    url.startsWith("/pages/") || url.endsWith(".md")
+      ? `/docs/${url.replace(/^\/pages\//, "")}`
+      : url.startsWith("https://")
+      ? url
+      : undefined,
   asset: (url: string) =>
     url.startsWith("/files/") ? `/f/${url.slice(7)}` : url.startsWith(".gitbook/assets/") ? `/f/${url.slice(16)}` : undefined
 }
@@ -78,14 +82,20 @@ describe("renderHtml of GitBook's HTML", () => {
       "Go <i class=\"fa-rocket\"></i> <i class=\"fa-solid fa-star\"></i> <i class=\"fab fa-github\"></i> <i class=\"fa-regular fa-heart\"></i> " +
         "<i class=\"fa-no-such-icon\"></i> <i>words</i>\n"
     )
-    const svgs = [...html.matchAll(/<svg class="icon" viewBox="0 0 (\d+) 512" aria-hidden="true" focusable="false" fill="currentColor"><path d="M[^"]+"><\/path><\/svg>/g)]
+    const svgs = [
+      ...html.matchAll(
+        /<svg class="icon" viewBox="0 0 (\d+) 512" aria-hidden="true" focusable="false" fill="currentColor"><path d="M[^"]+"><\/path><\/svg>/g
+      )
+    ]
     expect(svgs.length).toBe(4)
     expect(html).not.toContain("fa-")
     expect(html).toContain(" <i>words</i>")
   })
 
   it("shows button links as styled links with their label; one that leads nowhere keeps its label", () => {
-    expect(render("<a href=\"start.md\" class=\"button primary\">Get started</a> <a href=\"nowhere\" class=\"button secondary\">Later</a>\n"))
+    expect(
+      render("<a href=\"start.md\" class=\"button primary\">Get started</a> <a href=\"nowhere\" class=\"button secondary\">Later</a>\n")
+    )
       .toBe("<p><a href=\"/docs/start.md\" class=\"button primary\">Get started</a> <span class=\"button secondary\">Later</span></p>")
   })
 
@@ -99,7 +109,11 @@ describe("renderHtml of GitBook's HTML", () => {
         "<p align=\"center\">Centred words.</p>\n" +
         "<h3 id=\"next\">Next<a href=\"#next\" class=\"anchor\" aria-label=\"Link to Next\">#</a></h3>"
     )
-    expect(rendered.headings).toEqual([{ depth: 2, text: "Welcome home", anchor: "welcome-home" }, { depth: 2, text: "Next", anchor: "next" }])
+    expect(rendered.headings).toEqual([{ depth: 2, text: "Welcome home", anchor: "welcome-home" }, {
+      depth: 2,
+      text: "Next",
+      anchor: "next"
+    }])
   })
 
   it("cleans other HTML by an allowlist: scripts, styles, handlers and javascript: URLs go, text stays", () => {
@@ -112,7 +126,9 @@ describe("renderHtml of GitBook's HTML", () => {
   })
 
   it("lets an element opened in one HTML block hold the markdown up to its closing block", () => {
-    expect(render("<div align=\"center\">\n\n**Bold** words.\n\n</div>\n")).toBe("<div align=\"center\">\n<p><strong>Bold</strong> words.</p>\n</div>")
+    expect(render("<div align=\"center\">\n\n**Bold** words.\n\n</div>\n")).toBe(
+      "<div align=\"center\">\n<p><strong>Bold</strong> words.</p>\n</div>"
+    )
   })
 
   it("shows markup nested past what it reads safely as its text", () => {

@@ -22,7 +22,11 @@ const has = (node: Element, property: string): boolean => {
 }
 
 const text = (node: ElementContent | Parents): string =>
-  node.type === "text" ? node.value : node.type === "element" || node.type === "root" ? node.children.map((child) => text(child as ElementContent)).join("") : ""
+  node.type === "text"
+    ? node.value
+    : node.type === "element" || node.type === "root"
+    ? node.children.map((child) => text(child as ElementContent)).join("")
+    : ""
 
 /** The first element under `node` (itself included) that `test` accepts. */
 const first = (node: Element, test: (element: Element) => boolean): Element | undefined => {
@@ -83,7 +87,9 @@ const urlIn = (cell: Element): string | undefined => {
 }
 
 const shows = (nodes: ReadonlyArray<ElementContent>): boolean =>
-  nodes.some((node) => node.type === "element" ? node.tagName === "img" || node.tagName === "svg" || shows(node.children) : text(node).trim() !== "")
+  nodes.some((node) =>
+    node.type === "element" ? node.tagName === "img" || node.tagName === "svg" || shows(node.children) : text(node).trim() !== ""
+  )
 
 /** A link inside a card, which is itself a link, is its content. */
 const unlinked = (nodes: ReadonlyArray<ElementContent>): Array<ElementContent> =>
@@ -113,7 +119,9 @@ const cards = (table: Element): Element => {
     })
     if (body.length === 0 && cover === undefined) return []
     const covers = [
-      ...(cover === undefined ? [] : [element("img", { src: cover, alt: "", className: ["card-cover", ...(dark === undefined ? [] : ["light-only"])] }, [])]),
+      ...(cover === undefined
+        ? []
+        : [element("img", { src: cover, alt: "", className: ["card-cover", ...(dark === undefined ? [] : ["light-only"])] }, [])]),
       ...(dark === undefined ? [] : [element("img", { src: dark, alt: "", className: ["card-cover", "dark-only"] }, [])])
     ]
     const content = [...covers, element("div", { className: ["card-body"] }, href === undefined ? body : unlinked(body) as Array<Element>)]
@@ -167,7 +175,11 @@ export const cellMarkdown = (tree: Root, phrasing: (markdown: string) => Array<E
         else {
           const lead = /^\s+/.exec(child.value)?.[0]
           const tail = /\s+$/.exec(child.value)?.[0]
-          children.push(...(lead === undefined ? [] : [{ type: "text" as const, value: lead }]), ...read, ...(tail === undefined ? [] : [{ type: "text" as const, value: tail }]))
+          children.push(
+            ...(lead === undefined ? [] : [{ type: "text" as const, value: lead }]),
+            ...read,
+            ...(tail === undefined ? [] : [{ type: "text" as const, value: tail }])
+          )
         }
       } else children.push(child)
     }

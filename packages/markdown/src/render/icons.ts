@@ -12,7 +12,15 @@ interface Glyph {
   readonly path: string
 }
 
-type Pack = Readonly<Record<string, { readonly iconName: string; readonly icon: readonly [number, number, ReadonlyArray<string | number>, string, string | ReadonlyArray<string>] }>>
+type Pack = Readonly<
+  Record<
+    string,
+    {
+      readonly iconName: string
+      readonly icon: readonly [number, number, ReadonlyArray<string | number>, string, string | ReadonlyArray<string>]
+    }
+  >
+>
 
 /** Each icon of a set by its name and by each of its aliases. */
 const index = (pack: Pack): ReadonlyMap<string, Glyph> => {
@@ -40,7 +48,8 @@ const styles: Readonly<Record<string, Style>> = {
 }
 
 // Classes that say how an icon is drawn, not which: Font Awesome's styles, sizes and animations.
-const modifiers = /^fa-(?:solid|regular|light|thin|duotone|brands|sharp|sharp-duotone|fw|xs|sm|lg|xl|2xs|2xl|\d+x|spin|pulse|beat|fade|bounce|flip|shake|border|inverse|rotate-\d+|flip-\w+|pull-\w+|stack(?:-\dx)?|li)$/
+const modifiers =
+  /^fa-(?:solid|regular|light|thin|duotone|brands|sharp|sharp-duotone|fw|xs|sm|lg|xl|2xs|2xl|\d+x|spin|pulse|beat|fade|bounce|flip|shake|border|inverse|rotate-\d+|flip-\w+|pull-\w+|stack(?:-\dx)?|li)$/
 
 /** The icon that classes like `fa-rocket`, `fa-solid fa-rocket` or `fab fa-github` name; undefined when the free sets lack it. */
 export const iconOf = (classes: ReadonlyArray<string>): Glyph | undefined => {

@@ -54,7 +54,7 @@ const deeperThan = (tree: Root, limit: number): boolean => {
   const stack: Array<{ readonly node: Root["children"][number] | Root; readonly depth: number }> = [{ node: tree, depth: 0 }]
   for (let step = stack.pop(); step !== undefined; step = stack.pop()) {
     if (step.depth > limit) return true
-    if ("children" in step.node) for (const child of step.node.children) stack.push({ node: child, depth: step.depth + 1 })
+    if ("children" in step.node) { for (const child of step.node.children) stack.push({ node: child, depth: step.depth + 1 }) }
   }
   return false
 }
