@@ -147,8 +147,13 @@ const find = (node: Element, tagName: string): Element | undefined => {
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
 
-const srcOf = (img: Element, line: string): { start: number; end: number; quote: string } | undefined => {
-  const position = img.data?.position?.properties?.["src"]
+/** Where the value of attribute `name` of `element` (parsed verbosely from `line`) sits in `line`, quotes excluded, and its quote. */
+export const attributeSpan = (
+  element: Element,
+  name: string,
+  line: string
+): { start: number; end: number; quote: string } | undefined => {
+  const position = element.data?.position?.properties?.[name]
   const start = position?.start.offset
   const end = position?.end.offset
   if (start === undefined || end === undefined) return undefined
@@ -189,7 +194,7 @@ export const readHtmlTag = (line: string): HtmlTag | undefined => {
   if (first.tagName === "figure") {
     const img = find(first, "img")
     const url = img?.properties["src"]
-    const src = img === undefined ? undefined : srcOf(img, text)
+    const src = img === undefined ? undefined : attributeSpan(img, "src", text)
     if (img === undefined || typeof url !== "string" || src === undefined) return undefined
     const alt = img.properties["alt"]
     const caption = find(first, "figcaption")
@@ -222,6 +227,8 @@ export const htmlAttributeValue = (url: string, quote: string): string => {
   const escaped = url.replace(/&/g, "&amp;")
   if (quote === "'") return escaped.replace(/'/g, "&#39;")
   if (quote === "\"") return escaped.replace(/"/g, "&quot;")
+  // Unquoted it stays, when HTML lets it.
+  if (/^[^\s"'=<>`&]+$/.test(url)) return url
   return `"${escaped.replace(/"/g, "&quot;")}"`
 }
 
