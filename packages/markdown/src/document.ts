@@ -7,11 +7,18 @@
 // document cannot express at all (unknown HTML, unknown tags, includes, footnotes, a table where
 // none may be) is kept as its markdown source: a code block (`html` or `markdown`) where code may
 // be, else a paragraph of its lines in code marks. Front matter is not content: `readPage` reads it.
-import type { Code, CodeData, Definition, List, ListItem, Nodes, PhrasingContent, Root, RootContent, Table, TableCell } from "mdast"
+import type { Element, ElementContent } from "hast"
+import { fromHtml } from "hast-util-from-html"
+import { toHtml } from "hast-util-to-html"
+import { toMdast } from "hast-util-to-mdast"
+import type { Code, CodeData, Definition, Html, List, ListItem, Nodes, PhrasingContent, Root, RootContent, Table, TableCell } from "mdast"
+import { toHast } from "mdast-util-to-hast"
+import { lineOf } from "./html/tree.js"
 import type { FlowContent, HintStyle } from "./nodes.js"
 import { hintStyles } from "./nodes.js"
 import { parse } from "./parse.js"
 import { stringify } from "./stringify.js"
+import { figureHtml } from "./tags.js"
 import { textOf } from "./text.js"
 
 // The document's types: what this module writes, and what it reads (any of GitBook's blocks).
@@ -233,6 +240,18 @@ const inlineImage = (url: string, alt: string | null | undefined, caption?: stri
   data: { ref: imageRefOf(url), ...(alt ? { alt } : {}), ...(caption ? { caption } : {}) }
 })
 
+/** The Font Awesome name of an icon's element as GitBook writes it: `<i class="fa-rocket">`. */
+const iconName = (html: string): string | undefined => {
+  const classes = /^<i\s+class=(?:"([^"]*)"|'([^']*)')\s*>$/i.exec(html.trim())
+  const names = (classes?.[1] ?? classes?.[2] ?? "").split(/\s+/)
+  return names.find((name) => name.startsWith("fa-") && !/^fa-(?:solid|regular|brands|light|thin|duotone)$/.test(name))?.slice(3)
+}
+
+const previousIcon = (children: ReadonlyArray<PhrasingContent>, close: PhrasingContent): boolean => {
+  const before = children[children.indexOf(close) - 1]
+  return before?.type === "html" && iconName(before.value) !== undefined
+}
+
 const writeInlines = (
   children: ReadonlyArray<PhrasingContent>,
   marks: ReadonlyArray<MarkType>,
@@ -262,9 +281,15 @@ const writeInlines = (
       case "break":
         out.text("\n", marks)
         break
-      case "html":
-        out.text(lineBreak.test(child.value.trim()) ? "\n" : child.value, marks)
+      case "html": {
+        const icon = iconName(child.value)
+        if (icon !== undefined) out.inline({ object: "inline", type: "icon", isVoid: true, data: { icon } })
+        // The end of an icon's element, which holds nothing.
+        else if (!(child.value.trim() === "</i>" && previousIcon(children, child))) {
+          out.text(lineBreak.test(child.value.trim()) ? "\n" : child.value, marks)
+        }
         break
+      }
       case "inlineMath":
         // A link holds texts and images only: math in a link is kept as its formula.
         if (inLink) out.text(child.value, marks)
@@ -387,6 +412,191 @@ const tableBlock = (node: Table, context: Context): DocumentBlock => {
   }
 }
 
+// The HTML GitBook writes in markdown, as the blocks it stands for.
+
+const shownChildren = (children: ReadonlyArray<ElementContent>): Array<ElementContent> =>
+  children.filter((child) => child.type === "element" || (child.type === "text" && child.value.trim() !== ""))
+
+const onlyElement = (children: ReadonlyArray<ElementContent>): Element | undefined => {
+  const shown = shownChildren(children)
+  return shown.length === 1 && shown[0]?.type === "element" ? shown[0] : undefined
+}
+
+const firstElement = (node: Element, name: string): Element | undefined => {
+  for (const child of node.children) {
+    if (child.type !== "element") continue
+    if (child.tagName === name) return child
+    const found = firstElement(child, name)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+const property = (node: Element | undefined, name: string): string | undefined => {
+  const value = node?.properties[name]
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined
+}
+
+const present = (node: Element, name: string): boolean => node.properties[name] !== undefined && node.properties[name] !== false
+
+const alignOf = (node: Element): "center" | "left" | "right" | undefined => {
+  const align = property(node, "align")?.toLowerCase()
+  return align === "center" || align === "left" || align === "right" ? align : undefined
+}
+
+const textAlignment = { center: "center", left: "start", right: "end" } as const
+
+/** An element's content as markdown phrasing: what the document's inlines are written from. */
+const phrasingOfHtml = (children: Array<ElementContent>): Array<PhrasingContent> => {
+  const tree = toMdast({ type: "root", children: [{ type: "element", tagName: "p", properties: {}, children }] }) as Root
+  const first = tree.children[0]
+  return first?.type === "paragraph" ? first.children : []
+}
+
+/** `<figure>` (or an `<img>` alone) in a frame or an aligned division, as an images block. */
+const htmlImages = (element: Element, where: Where): DocumentBlock | undefined => {
+  if (!holds[where].has("images")) return undefined
+  const framed = element.tagName === "div" && property(element, "dataWithFrame") === "true"
+  const align = element.tagName === "div" ? alignOf(element) : undefined
+  const inner = element.tagName === "div" ? onlyElement(element.children) : element
+  const img = inner?.tagName === "img" ? inner : inner?.tagName === "figure" ? firstElement(inner, "img") : undefined
+  const src = property(img, "src")
+  if (img === undefined || src === undefined || inner === undefined || (element.tagName === "div" && !framed && align === undefined)) {
+    return undefined
+  }
+  const figcaption = inner.tagName === "figure" ? firstElement(inner, "figcaption") : undefined
+  const width = Number(property(img, "width"))
+  const alt = property(img, "alt")
+  const data = { ref: imageRefOf(src), ...(alt ? { alt } : {}), ...(Number.isFinite(width) && width > 0 ? { width } : {}) }
+  const captionText = figcaption === undefined ? "" : lineOf(figcaption)
+  return block("images", [voidBlock("image", data, caption(captionText))], {
+    ...(align !== undefined ? { align } : {}),
+    ...(framed ? { withFrame: true } : {})
+  })
+}
+
+const rowsIn = (table: Element, section: "thead" | "tbody"): Array<Element> =>
+  table.children.flatMap((child) => {
+    if (child.type !== "element") return []
+    if (child.tagName === "tr") return section === "tbody" ? [child] : []
+    return child.tagName === section ? child.children.filter((row): row is Element => row.type === "element" && row.tagName === "tr") : []
+  })
+
+const cellsIn = (row: Element): Array<Element> =>
+  row.children.filter((cell): cell is Element => cell.type === "element" && (cell.tagName === "td" || cell.tagName === "th"))
+
+/** A url a cell holds: its link's or image's, else its text. */
+const cellUrl = (cell: Element): string | undefined => {
+  const link = firstElement(cell, "a") ?? firstElement(cell, "img")
+  const url = property(link, link?.tagName === "a" ? "href" : "src") ?? lineOf(cell)
+  return url === "" ? undefined : url
+}
+
+/** An HTML table as a table block: a grid, or with `data-view="cards"` cards, their targets and covers in hidden columns. */
+const htmlTable = (table: Element, context: Context): DocumentBlock => {
+  const head = rowsIn(table, "thead")[0]
+  const rows = rowsIn(table, "tbody")
+  const headCells = head === undefined ? [] : cellsIn(head)
+  const width = Math.max(headCells.length, ...rows.map((row) => cellsIn(row).length))
+  const ids = Array.from({ length: width }, (_, index) => tableIds.column(index))
+  const cards = property(table, "dataView") === "cards"
+  const kindOf = (index: number) => {
+    const th = headCells[index]
+    if (cards && th !== undefined && present(th, "dataCardTarget")) return "target"
+    if (cards && th !== undefined && present(th, "dataCardCover")) return "cover"
+    return th !== undefined && present(th, "dataHidden") ? "hidden" : "text"
+  }
+  const definition: Record<string, unknown> = {}
+  ids.forEach((id, index) => {
+    const title = headCells[index] === undefined ? "" : lineOf(headCells[index] as Element)
+    const kind = kindOf(index)
+    definition[id] = kind === "target"
+      ? { id, title, type: "content-ref" }
+      : kind === "cover"
+      ? { id, title, type: "image" }
+      : { id, title, type: "text", textAlignment: "left" }
+  })
+  const records: Record<string, unknown> = {}
+  const fragments: Array<DocumentFragment> = []
+  rows.forEach((row, index) => {
+    const record = tableIds.record(index)
+    const values: Record<string, unknown> = {}
+    const cells = cellsIn(row)
+    ids.forEach((id, at) => {
+      const cell = cells[at]
+      const kind = kindOf(at)
+      if (kind === "target" || kind === "cover") {
+        const url = cell === undefined ? undefined : cellUrl(cell)
+        // A cover as `{ ref }`: a bare file or url ref would match two of the schema's record values at once.
+        if (url !== undefined) values[id] = kind === "target" ? refOf(url) : { ref: imageRefOf(url) }
+        return
+      }
+      const fragment = tableIds.fragment(record, id)
+      values[id] = fragment
+      fragments.push({ object: "fragment", fragment, nodes: [paragraph(inlines(phrasingOfHtml(cell?.children ?? []), context))] })
+    })
+    records[record] = { orderIndex: tableIds.order(index, rows.length), values }
+  })
+  const shown = ids.filter((_, index) => kindOf(index) === "text")
+  const target = ids.find((_, index) => kindOf(index) === "target")
+  const cover = ids.find((_, index) => kindOf(index) === "cover")
+  const view = cards
+    ? {
+      type: "cards",
+      columns: shown,
+      cardSize: property(table, "dataCardSize") === "large" ? "large" : "medium",
+      ...(target !== undefined ? { targetDefinition: target } : {}),
+      ...(cover !== undefined ? { coverDefinition: cover } : {})
+    }
+    : { type: "grid", columns: shown, hideHeader: present(table, "dataHeaderHidden") }
+  return {
+    object: "block",
+    type: "table",
+    isVoid: true,
+    data: { view, records, definition, ...(property(table, "dataFullWidth") === "true" ? { fullWidth: true } : {}) },
+    fragments
+  }
+}
+
+/** An HTML block GitBook writes (a figure, a table, cards, an aligned heading or paragraph) as its block; undefined for other HTML. */
+const htmlBlock = (html: string, where: Where, context: Context): Array<DocumentBlock> | undefined => {
+  let element: Element | undefined
+  try {
+    element = onlyElement(fromHtml(html, { fragment: true }).children as Array<ElementContent>)
+  } catch (error) {
+    if (error instanceof RangeError) return undefined
+    throw error
+  }
+  if (element === undefined) return undefined
+  const align = alignOf(element)
+  const aligned = align === undefined ? {} : { align: textAlignment[align] }
+  switch (element.tagName) {
+    case "div":
+    case "figure":
+    case "img": {
+      const images = htmlImages(element, where)
+      return images === undefined ? undefined : [images]
+    }
+    case "table":
+      return holds[where].has("table") ? [htmlTable(element, context)] : undefined
+    case "h1":
+    case "h2":
+    case "h3":
+    case "h4":
+    case "h5":
+    case "h6": {
+      const level = Math.min(3, Number(element.tagName.slice(1)))
+      return [block(`heading-${level}`, inlines(phrasingOfHtml(element.children), context), aligned)]
+    }
+    case "p": {
+      const nodes = inlines(phrasingOfHtml(element.children), context)
+      return [block("paragraph", nodes.length === 0 ? [emptyText()] : nodes, aligned)]
+    }
+    default:
+      return undefined
+  }
+}
+
 const blockOf = (node: RootContent, where: Where, context: Context): Array<DocumentBlock> => {
   const can = (type: string) => holds[where].has(type)
   switch (node.type) {
@@ -426,7 +636,7 @@ const blockOf = (node: RootContent, where: Where, context: Context): Array<Docum
     case "table":
       return can("table") ? [tableBlock(node, context)] : raw(stringify({ type: "root", children: [node] }), "markdown", where)
     case "html":
-      return raw(node.value, "html", where)
+      return htmlBlock(node.value, where, context) ?? raw(node.value, "html", where)
     case "hint":
       if (can("hint")) return [block("hint", blocks(node.children, "hint", context), { style: node.style })]
       if (can("blockquote")) return [block("blockquote", blocks(node.children, "quote", context))]
@@ -474,7 +684,11 @@ const blockOf = (node: RootContent, where: Where, context: Context): Array<Docum
       return [first, ...blocks(node.children, where, context)]
     }
     case "figure":
-      if (can("images")) return [block("images", [image(node.url, node.alt, node.caption)])]
+      if (can("images")) {
+        const width = Number(node.width)
+        const images = image(node.url, node.alt, node.caption)
+        return [block("images", [Number.isFinite(width) && width > 0 ? { ...images, data: { ...images.data, width } } : images])]
+      }
       return [paragraph([inlineImage(node.url, node.alt, node.caption)])]
     case "definition":
     case "yaml":
@@ -607,6 +821,10 @@ const phrasing = (nodes: ReadonlyArray<DocumentBlock | Inline>, inCell = false):
         return [{ type: "image", url: imageUrl(data), alt: stringOf(data["alt"]) ?? "" }]
       case "inline-math":
         return [{ type: "inlineMath", value: stringOf(data["formula"]) ?? "" }]
+      case "icon": {
+        const icon = stringOf(data["icon"])
+        return icon === undefined || !/^[a-z0-9-]+$/.test(icon) ? [] : [{ type: "html", value: `<i class="fa-${icon}"></i>` }]
+      }
       default:
         return phrasing(node.nodes ?? [], inCell)
     }
@@ -671,6 +889,44 @@ const tableOf = (node: DocumentBlock): Table => {
       }))
     ]
   }
+}
+
+/** A cards table as GitBook writes it in markdown: an HTML table whose hidden columns hold each card's target and cover. */
+const cardsOf = (node: DocumentBlock): Html => {
+  const data = record(node.data)
+  const view = record(data["view"])
+  const definition = record(data["definition"])
+  const shown = Array.isArray(view["columns"]) ? view["columns"].filter((id): id is string => typeof id === "string") : []
+  const target = stringOf(view["targetDefinition"])
+  const cover = stringOf(view["coverDefinition"])
+  const records = Object.values(record(data["records"])).map(record).sort((a, b) => {
+    const x = stringOf(a["orderIndex"]) ?? ""
+    const y = stringOf(b["orderIndex"]) ?? ""
+    return x < y ? -1 : x > y ? 1 : 0
+  })
+  const cellHtml = (children: Array<PhrasingContent>) =>
+    toHtml(toHast({ type: "paragraph", children }) as Element).replace(/^<p>|<\/p>$/g, "")
+  const linkHtml = (value: unknown) => {
+    const ref = isRef(value) ? value : record(value)["ref"]
+    const url = isRef(ref) ? urlOf(ref) : typeof value === "string" ? value : ""
+    return url === "" ? "" : cellHtml([{ type: "link", url, children: [{ type: "text", value: url }] }])
+  }
+  const head = [
+    ...shown.map(() => "<th></th>"),
+    ...(target === undefined ? [] : ["<th data-hidden data-card-target data-type=\"content-ref\"></th>"]),
+    ...(cover === undefined ? [] : ["<th data-hidden data-card-cover data-type=\"files\"></th>"])
+  ].join("")
+  const rows = records.map((each) => {
+    const values = record(each["values"])
+    const cells = [
+      ...shown.map((id) => cellHtml(cellOf(node, stringOf(record(definition[id])["type"]) ?? "text", values[id]))),
+      ...(target === undefined ? [] : [linkHtml(values[target])]),
+      ...(cover === undefined ? [] : [linkHtml(values[cover])])
+    ]
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join("")}</tr>`
+  })
+  const size = view["cardSize"] === "large" ? " data-card-size=\"large\"" : ""
+  return { type: "html", value: `<table data-view="cards"${size}><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>` }
 }
 
 const listItems = (node: DocumentBlock, tasks: boolean): Array<ListItem> =>
@@ -738,14 +994,33 @@ const flowOf = (node: DocumentBlock): Array<FlowContent> => {
       return [{ type: "math", value: stringOf(data["formula"]) ?? "" }]
     case "images": {
       const images = blockChildren(node)
+      const framed = data["withFrame"] === true
+      const align = data["align"] === "left" || data["align"] === "right" || data["align"] === "center" ? data["align"] : undefined
+      // A frame or an alignment is said the way GitBook says it: a division around the figure.
+      if (images.length === 1 && (framed || align !== undefined)) {
+        const only = images[0] as DocumentBlock
+        const width = record(only.data)["width"]
+        const figure = figureHtml(
+          imageUrl(record(only.data)),
+          stringOf(record(only.data)["alt"]) ?? "",
+          captionOf(only),
+          typeof width === "number" ? String(width) : undefined
+        )
+        const attributes = `${framed ? " data-with-frame=\"true\"" : ""}${align !== undefined ? ` align="${align}"` : ""}`
+        return [{ type: "html", value: `<div${attributes}>${figure}</div>` }]
+      }
       const captioned = images.some((each) => captionOf(each) !== "")
       if (captioned) {
-        return images.map((each) => ({
-          type: "figure",
-          url: imageUrl(record(each.data)),
-          alt: stringOf(record(each.data)["alt"]) ?? "",
-          caption: captionOf(each)
-        }))
+        return images.map((each) => {
+          const width = record(each.data)["width"]
+          return {
+            type: "figure",
+            url: imageUrl(record(each.data)),
+            alt: stringOf(record(each.data)["alt"]) ?? "",
+            caption: captionOf(each),
+            ...(typeof width === "number" ? { width: String(width) } : {})
+          }
+        })
       }
       const children = images.flatMap((each, index): Array<PhrasingContent> => {
         const img: PhrasingContent = { type: "image", url: imageUrl(record(each.data)), alt: stringOf(record(each.data)["alt"]) ?? "" }
@@ -780,7 +1055,7 @@ const flowOf = (node: DocumentBlock): Array<FlowContent> => {
         }))
       }]
     case "table":
-      return [tableOf(node)]
+      return record(record(node.data)["view"])["type"] === "cards" ? [cardsOf(node)] : [tableOf(node)]
     default:
       // A block this module does not write (GitBook has more) gives what it holds.
       return [...flow(blockChildren(node)), ...flow((node.fragments ?? []).flatMap((each) => each.nodes))]

@@ -1,8 +1,10 @@
-import type { Nodes, Root } from "mdast"
+import type { Element, RootContent as HastContent } from "hast"
+import { fromHtml } from "hast-util-from-html"
+import type { Html, Nodes, Root } from "mdast"
 import { parseWithSpans } from "./parse.js"
 import type { Parsed } from "./parse.js"
 import { stringify } from "./stringify.js"
-import { htmlAttributeValue } from "./tags.js"
+import { attributeSpan, htmlAttributeValue } from "./tags.js"
 import { textOf } from "./text.js"
 
 export type LinkKind = "link" | "image" | "content-ref" | "embed" | "file"
@@ -20,7 +22,7 @@ type Form =
   | { readonly type: "autolink" } // `<https://…>`
   | { readonly type: "literal" } // GFM's bare `https://…` and `www.…`
   | { readonly type: "tag"; readonly quote: string } // `{% embed url="…" %}`
-  | { readonly type: "attribute"; readonly quote: string } // `<img src="…">` in a figure
+  | { readonly type: "attribute"; readonly quote: string } // `<img src="…">` in a figure, `<a href="…">` in any HTML
 
 interface Found extends Link {
   readonly node: Nodes
@@ -34,6 +36,47 @@ const offsets = (node: Nodes): { start: number; end: number } | undefined => {
 }
 
 const tagKinds: Partial<Record<Nodes["type"], LinkKind>> = { contentRef: "content-ref", embed: "embed", file: "file", figure: "image" }
+
+/** The elements of HTML written in a page whose attribute holds a url, as the page's links and images. */
+const htmlUrls: Readonly<Record<string, { readonly attribute: string; readonly kind: LinkKind }>> = {
+  a: { attribute: "href", kind: "link" },
+  img: { attribute: "src", kind: "image" }
+}
+
+/**
+ * The links and images of raw HTML (a GitBook table, card, framed figure, button): its source is read
+ * as HTML, each url found with where its value sits, so that it is resolved and rewritten in place
+ * like a markdown link's. A value written over lines, or markup nested past what the parser reads,
+ * is left alone.
+ */
+const htmlLinks = (markdown: string, node: Html): Array<Found> => {
+  const at = offsets(node)
+  if (at === undefined) return []
+  const source = markdown.slice(at.start, at.end)
+  if (!/<(?:a|img)\s/i.test(source)) return []
+  let children: Array<HastContent>
+  try {
+    children = fromHtml(source, { fragment: true, verbose: true }).children
+  } catch (error) {
+    if (error instanceof RangeError) return []
+    throw error
+  }
+  const found: Array<Found> = []
+  const stack = [...children].reverse()
+  for (let child = stack.pop(); child !== undefined; child = stack.pop()) {
+    if (child.type !== "element") continue
+    const element: Element = child
+    const wanted = htmlUrls[element.tagName]
+    const url = wanted === undefined ? undefined : element.properties[wanted.attribute]
+    const span = wanted === undefined || typeof url !== "string" ? undefined : attributeSpan(element, wanted.attribute, source)
+    if (wanted !== undefined && typeof url === "string" && span !== undefined && !/[\r\n]/.test(source.slice(span.start, span.end))) {
+      const form: Form = { type: "attribute", quote: span.quote }
+      found.push({ url, kind: wanted.kind, start: at.start + span.start, end: at.start + span.end, node, form })
+    }
+    for (let i = element.children.length - 1; i >= 0; i--) stack.push(element.children[i] as HastContent)
+  }
+  return found
+}
 
 const find = (markdown: string, parsed: Parsed): Array<Found> => {
   const found: Array<Found> = []
@@ -53,6 +96,7 @@ const find = (markdown: string, parsed: Parsed): Array<Found> => {
         }
       }
     }
+    if (node.type === "html") found.push(...htmlLinks(markdown, node))
     const kind = tagKinds[node.type]
     const url = parsed.tagUrls.get(node)
     if (kind !== undefined && url !== undefined && "url" in node) {
@@ -67,7 +111,8 @@ const find = (markdown: string, parsed: Parsed): Array<Found> => {
 
 /**
  * The urls of a page in document order: links and images wherever they are (paragraphs, headings,
- * tables, hints, tabs…), link definitions, content refs, embeds, files and figures' images. Links
+ * tables, hints, tabs…), link definitions, content refs, embeds, files, figures' images, and the
+ * `href`s and `src`s of the HTML GitBook writes (tables, cards, framed figures, buttons). Links
  * inside code are not links.
  */
 export const linksOf = (markdown: string): Array<Link> =>

@@ -68,6 +68,8 @@ export interface Figure extends Node {
   url: string
   alt: string
   caption: string
+  /** The image's `width` attribute, as GitBook writes a resized image's width. */
+  width?: string
 }
 
 declare module "mdast" {

@@ -232,7 +232,8 @@ const standalone = (tag: Tag, parsed: Parsed): RootContent | undefined => {
     return node === undefined ? undefined : at(node, position)
   }
   if (tag.kind === "html" && tag.tag.kind === "figure") {
-    const node: Figure = at({ type: "figure", url: tag.tag.url, alt: tag.tag.alt, caption: tag.tag.caption }, position)
+    const { url, alt, caption, width } = tag.tag
+    const node: Figure = at({ type: "figure", url, alt, caption, ...(width === undefined ? {} : { width }) }, position)
     const offset = position?.start.offset
     if (offset !== undefined) {
       parsed.tagUrls.set(node, { start: offset + tag.tag.src.start, end: offset + tag.tag.src.end, quote: tag.tag.src.quote })

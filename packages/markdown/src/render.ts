@@ -1,12 +1,20 @@
 import GithubSlugger from "github-slugger"
-import type { Element, ElementContent, Properties } from "hast"
+import type { Element, ElementContent, Parents as HastParents, Properties, Root as HastRoot } from "hast"
 import { fromHtml } from "hast-util-from-html"
 import { toHtml } from "hast-util-to-html"
+import { toText } from "hast-util-to-text"
 import katex from "katex"
 import type { Code, Heading, Image, Link, Nodes, Parents, Root } from "mdast"
+import { fromMarkdown } from "mdast-util-from-markdown"
+import { gfmFromMarkdown } from "mdast-util-gfm"
 import { defaultHandlers, type Handler, type State, toHast } from "mdast-util-to-hast"
+import { gfm } from "micromark-extension-gfm"
+import { lineOf } from "./html/tree.js"
+import { parseHtml } from "./html/parse.js"
 import type { ContentRef, Embed, Expandable, Figure, FileBlock, Hint, Tab, Tabs } from "./nodes.js"
 import { parse } from "./parse.js"
+import { cellMarkdown, classesOf, gitbookBlocks, mapElements } from "./render/blocks.js"
+import { clean, parseRawHtml } from "./render/sanitize.js"
 import { anchorOf, textOf } from "./text.js"
 
 /** A heading of a rendered page, with the anchor its element carries (the same as the search index's). */
@@ -26,7 +34,7 @@ export interface RenderOptions {
 }
 
 export interface Rendered {
-  /** The page's body as HTML: raw HTML of the markdown is dropped, every text escaped. */
+  /** The page's body as HTML: raw HTML of the markdown cleaned by an allowlist, every text escaped. */
   readonly html: string
   readonly headings: ReadonlyArray<OutlineHeading>
 }
@@ -61,91 +69,185 @@ const mathOf = (tex: string, display: boolean): Array<ElementContent> => {
 
 const hintLabels: Record<Hint["style"], string> = { info: "Info", warning: "Warning", danger: "Danger", success: "Success" }
 
-/**
- * A page's markdown as HTML for readers, GitBook's blocks included: hints as notes, tabs as titled
- * panels, expandables as `<details>`, code with its title, figures, embeds and content references as
- * links, math as MathML (KaTeX). Headings carry GitHub's anchors, made unique in the page as the
- * search index makes them, so a search result's anchor lands on its heading.
- */
-export const renderHtml = (markdown: string, options: RenderOptions): Rendered => {
-  const tree: Root = parse(markdown)
-  const slugger = new GithubSlugger()
-  const headings: Array<OutlineHeading> = []
+type Handlers = Record<string, Handler>
 
-  const link = (state: State, node: Link): ElementContent | Array<ElementContent> => {
-    const href = options.link(node.url)
-    if (href === undefined) return state.all(node)
-    return element("a", { href }, state.all(node))
-  }
-  const image = (_state: State, node: Image): ElementContent | undefined => {
-    const src = options.asset(node.url)
-    return src === undefined ? undefined : element("img", { src, alt: node.alt ?? "", loading: "lazy" }, [])
-  }
-  const heading = (state: State, node: Heading): Element => {
-    const words = textOf(node)
-    const anchor = slugger.slug(anchorOf(words) === "" ? "section" : words)
-    headings.push({ depth: node.depth, text: words, anchor })
-    const level = Math.min(6, node.depth + (options.headingOffset ?? 0))
-    return element(`h${level}`, { id: anchor }, [
-      ...state.all(node),
-      element("a", { href: `#${anchor}`, className: ["anchor"], ariaLabel: `Link to ${words}` }, [text("#")])
-    ])
-  }
-  const code = (state: State, node: Code): Element => {
+/**
+ * The handlers that write mdast as hast. Urls are written as the page wrote them, and headings at
+ * their markdown depth with their words: `finish` points urls, shifts and anchors headings, for the
+ * page's HTML and its markdown alike.
+ */
+const handlers: Handlers = {
+  link: ((state: State, node: Link) => element("a", { href: node.url }, state.all(node))) as Handler,
+  image: ((_state: State, node: Image) => element("img", { src: node.url, alt: node.alt ?? "" }, [])) as Handler,
+  heading: ((state: State, node: Heading) => element(`h${node.depth}`, { dataHeadingText: textOf(node) }, state.all(node))) as Handler,
+  code: ((state: State, node: Code) => {
     const pre = defaultHandlers.code(state, node)
     const title = node.data?.title
     const children: Array<ElementContent> = []
     if (title !== undefined) children.push(element("div", { className: ["code-title"] }, [text(title)]))
     children.push(pre)
     return element("div", { className: ["code-block", ...(node.data?.overflow === "wrap" ? ["wrap"] : [])] }, children)
-  }
-  const urlBlock = (node: Embed | ContentRef | FileBlock, kind: string): Element => {
-    const caption = textOf(node)
-    const href = kind === "file" ? options.asset(node.url) : options.link(node.url)
-    const label = caption === "" ? node.url : caption
-    return element("p", { className: [kind] }, [href === undefined ? text(label) : element("a", { href }, [text(label)])])
-  }
+  }) as Handler,
+  hint: ((state: State, node: Hint) =>
+    element("div", { className: ["hint", `hint-${node.style}`], role: "note" }, [
+      element("p", { className: ["hint-label"] }, [text(hintLabels[node.style])]),
+      ...state.all(node)
+    ])) as Handler,
+  tabs: ((state: State, node: Tabs) => element("div", { className: ["tabs"] }, state.all(node))) as Handler,
+  tab: ((state: State, node: Tab) =>
+    element("section", { className: ["tab"] }, [
+      element("p", { className: ["tab-title"] }, [text(node.title)]),
+      ...state.all(node)
+    ])) as Handler,
+  expandable: ((state: State, node: Expandable) =>
+    element("details", node.open ? { open: true } : {}, [
+      element("summary", {}, [text(node.title)]),
+      ...state.all(node)
+    ])) as Handler,
+  figure: ((_state: State, node: Figure) =>
+    element("figure", {}, [
+      element("img", { src: node.url, alt: node.alt, ...(node.width === undefined ? {} : { width: node.width }) }, []),
+      ...(node.caption === "" ? [] : [element("figcaption", {}, [text(node.caption)])])
+    ])) as Handler,
+  embed: ((_state: State, node: Embed) => urlBlock(node, "embed")) as Handler,
+  contentRef: ((_state: State, node: ContentRef) => urlBlock(node, "content-ref")) as Handler,
+  file: ((_state: State, node: FileBlock) => urlBlock(node, "file")) as Handler,
+  // Reusable content is a later version's; a reference to it shows nothing.
+  include: (() => undefined) as Handler,
+  // TeX is laid out once the tree is clean: KaTeX's MathML is the renderer's own, not the page's.
+  math: ((_state: State, node: Nodes & { value: string }) => element("div", { className: ["math"], dataTex: node.value }, [])) as Handler,
+  inlineMath:
+    ((_state: State, node: Nodes & { value: string }) => element("span", { className: ["math"], dataTex: node.value }, [])) as Handler
+}
 
-  const handlers: Record<string, Handler> = {
-    link: link as Handler,
-    image: image as Handler,
-    heading: heading as Handler,
-    code: code as Handler,
-    hint: ((state: State, node: Hint) =>
-      element("div", { className: ["hint", `hint-${node.style}`], role: "note" }, [
-        element("p", { className: ["hint-label"] }, [text(hintLabels[node.style])]),
-        ...state.all(node)
-      ])) as Handler,
-    tabs: ((state: State, node: Tabs) => element("div", { className: ["tabs"] }, state.all(node))) as Handler,
-    tab: ((state: State, node: Tab) =>
-      element("section", { className: ["tab"] }, [
-        element("p", { className: ["tab-title"] }, [text(node.title)]),
-        ...state.all(node)
-      ])) as Handler,
-    expandable: ((state: State, node: Expandable) =>
-      element("details", node.open ? { open: true } : {}, [
-        element("summary", {}, [text(node.title)]),
-        ...state.all(node)
-      ])) as Handler,
-    figure: ((_state: State, node: Figure) => {
-      const src = options.asset(node.url)
-      if (src === undefined) return undefined
-      return element("figure", {}, [
-        element("img", { src, alt: node.alt, loading: "lazy" }, []),
-        ...(node.caption === "" ? [] : [element("figcaption", {}, [text(node.caption)])])
-      ])
-    }) as Handler,
-    embed: ((_state: State, node: Embed) => urlBlock(node, "embed")) as Handler,
-    contentRef: ((_state: State, node: ContentRef) => urlBlock(node, "content-ref")) as Handler,
-    file: ((_state: State, node: FileBlock) => urlBlock(node, "file")) as Handler,
-    // Reusable content is a later version's; a reference to it shows nothing.
-    include: (() => undefined) as Handler,
-    math:
-      ((_state: State, node: Nodes & { value: string }) => element("div", { className: ["math"] }, mathOf(node.value, true))) as Handler,
-    inlineMath:
-      ((_state: State, node: Nodes & { value: string }) => element("span", { className: ["math"] }, mathOf(node.value, false))) as Handler
-  }
+const urlBlock = (node: Embed | ContentRef | FileBlock, kind: string): Element => {
+  const caption = textOf(node)
+  return element("p", { className: [kind] }, [element("a", { href: node.url }, [text(caption === "" ? node.url : caption)])])
+}
 
-  const hast = toHast(tree as Parents as Root, { handlers, allowDangerousHtml: false })
-  return { html: toHtml(hast), headings }
+const toHastOf = (tree: Root): HastRoot => toHast(tree as Parents as Root, { handlers, allowDangerousHtml: true }) as HastRoot
+
+/** Markdown inside a table cell of HTML, as phrasing; undefined when it reads as plain text or as more than a paragraph. */
+const cellPhrasing = (markdown: string): Array<ElementContent> | undefined => {
+  const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] })
+  const only = tree.children.length === 1 ? tree.children[0] : undefined
+  if (only?.type !== "paragraph" || only.children.every((c) => c.type === "text") || only.children.some((c) => c.type === "html")) {
+    return undefined
+  }
+  const hast = toHastOf({ type: "root", children: [only] })
+  const paragraph = hast.children[0]
+  return paragraph?.type === "element" ? paragraph.children : undefined
+}
+
+const hasRaw = (node: HastRoot | ElementContent): boolean =>
+  (node.type as string) === "raw" || ("children" in node && node.children.some((child) => hasRaw(child as ElementContent)))
+
+/** Markup too deep to read: each raw node shows its text. */
+const rawAsText = (tree: HastParents): void => {
+  tree.children = tree.children.map((child) => {
+    if ((child.type as string) === "raw") return { type: "text", value: lineOf(parseHtml((child as unknown as { value: string }).value)) }
+    if ("children" in child) rawAsText(child)
+    return child
+  }) as typeof tree.children
+}
+
+/** Points the urls of links and images where the options say; in-page anchors stay as written. */
+const pointUrls = (tree: HastRoot, options: RenderOptions): void =>
+  mapElements(tree, (node) => {
+    if (node.tagName === "a") {
+      const href = node.properties["href"]
+      if (typeof href !== "string" || href.startsWith("#")) return undefined
+      const target = options.link(href) ?? options.asset(href)
+      if (target !== undefined) {
+        node.properties["href"] = target
+        return undefined
+      }
+      delete node.properties["href"]
+      // A card or a button that leads nowhere is still shown; a link that does is its text.
+      const classes = classesOf(node)
+      if (classes.includes("card")) return [{ ...node, tagName: "div" }]
+      return classes.includes("button") ? [{ ...node, tagName: "span" }] : node.children
+    }
+    if (node.tagName === "img") {
+      const src = node.properties["src"]
+      const target = typeof src === "string" ? options.asset(src) : undefined
+      if (target === undefined) return []
+      node.properties["src"] = target
+      node.properties["loading"] ??= "lazy"
+      return undefined
+    }
+    if (node.tagName === "source") {
+      const srcset = node.properties["srcSet"]
+      const target = typeof srcset === "string" ? options.asset(srcset.trim()) : undefined
+      if (target === undefined) return []
+      node.properties["srcSet"] = target
+      return undefined
+    }
+    return undefined
+  })
+
+const insideFootnotes = (node: Element): boolean => node.tagName === "section" && node.properties["dataFootnotes"] !== undefined
+
+/**
+ * Gives every heading, of the markdown or of its HTML, GitHub's anchor (an id the HTML gave is kept),
+ * unique in the page as the search index makes them, shifts it by the offset, and lists it.
+ */
+const anchorHeadings = (tree: HastRoot, offset: number): Array<OutlineHeading> => {
+  const slugger = new GithubSlugger()
+  const headings: Array<OutlineHeading> = []
+  const visit = (parent: HastParents) => {
+    for (const child of parent.children) {
+      if (child.type !== "element" || insideFootnotes(child)) continue
+      const depth = /^h([1-6])$/.exec(child.tagName)?.[1]
+      if (depth === undefined) {
+        visit(child)
+        continue
+      }
+      const { dataHeadingText, id, ...rest } = child.properties
+      const words = typeof dataHeadingText === "string" ? dataHeadingText : toText(child).replace(/\s+/g, " ").trim()
+      const anchor = typeof id === "string" && id !== "" ? id : slugger.slug(anchorOf(words) === "" ? "section" : words)
+      headings.push({ depth: Number(depth), text: words, anchor })
+      child.tagName = `h${Math.min(6, Number(depth) + offset)}`
+      child.properties = { id: anchor, ...rest }
+      child.children.push(element("a", { href: `#${anchor}`, className: ["anchor"], ariaLabel: `Link to ${words}` }, [text("#")]))
+    }
+  }
+  visit(tree)
+  return headings
+}
+
+/** Lays out the TeX of math elements. */
+const layMath = (tree: HastRoot): void =>
+  mapElements(tree, (node) => {
+    const tex = node.properties["dataTex"]
+    if (typeof tex !== "string" || !classesOf(node).includes("math")) return undefined
+    delete node.properties["dataTex"]
+    node.children = mathOf(tex, node.tagName === "div")
+    return undefined
+  })
+
+/**
+ * A page's markdown as HTML for readers, GitBook's blocks included: hints as notes, tabs as titled
+ * panels, expandables as `<details>`, code with its title, figures, embeds and content references as
+ * links, math as MathML (KaTeX). The HTML GitBook's editor writes in markdown is read as HTML (framed
+ * figures, tables, cards, icons, button links, aligned headings and paragraphs) and any other HTML is
+ * cleaned by an allowlist; links and images of both point where `options` say. Headings carry GitHub's
+ * anchors, made unique in the page as the search index makes them, so a search result's anchor lands
+ * on its heading.
+ */
+export const renderHtml = (markdown: string, options: RenderOptions): Rendered => {
+  let tree = toHastOf(parse(markdown))
+  if (hasRaw(tree)) {
+    const parsed = parseRawHtml(tree)
+    if (parsed === undefined) rawAsText(tree)
+    else {
+      cellMarkdown(parsed, cellPhrasing)
+      tree = clean(parsed)
+    }
+  }
+  gitbookBlocks(tree)
+  pointUrls(tree, options)
+  const headings = anchorHeadings(tree, options.headingOffset ?? 0)
+  layMath(tree)
+  return { html: toHtml(tree), headings }
 }

@@ -45,7 +45,7 @@ const expandable: Handle = (node: Expandable, _, state, info) => {
   return body === "" ? `${open}\n\n</details>` : `${open}\n\n${body}\n\n</details>`
 }
 
-const figure: Handle = (node: Figure) => figureHtml(node.url, node.alt, node.caption)
+const figure: Handle = (node: Figure) => figureHtml(node.url, node.alt, node.caption, node.width)
 
 // A code block with a title, an overflow or line numbers is wrapped in `{% code %}`.
 const code: Handle = (node: Code, parent, state, info) => {

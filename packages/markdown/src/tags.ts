@@ -120,6 +120,7 @@ export type HtmlTag =
     readonly url: string
     readonly alt: string
     readonly caption: string
+    readonly width: string | undefined
     /** Raw offsets of the `src` value in the line, and how it is quoted. */
     readonly src: { readonly start: number; readonly end: number; readonly quote: string }
   }
@@ -146,8 +147,13 @@ const find = (node: Element, tagName: string): Element | undefined => {
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
 
-const srcOf = (img: Element, line: string): { start: number; end: number; quote: string } | undefined => {
-  const position = img.data?.position?.properties?.["src"]
+/** Where the value of attribute `name` of `element` (parsed verbosely from `line`) sits in `line`, quotes excluded, and its quote. */
+export const attributeSpan = (
+  element: Element,
+  name: string,
+  line: string
+): { start: number; end: number; quote: string } | undefined => {
+  const position = element.data?.position?.properties?.[name]
   const start = position?.start.offset
   const end = position?.end.offset
   if (start === undefined || end === undefined) return undefined
@@ -188,15 +194,17 @@ export const readHtmlTag = (line: string): HtmlTag | undefined => {
   if (first.tagName === "figure") {
     const img = find(first, "img")
     const url = img?.properties["src"]
-    const src = img === undefined ? undefined : srcOf(img, text)
+    const src = img === undefined ? undefined : attributeSpan(img, "src", text)
     if (img === undefined || typeof url !== "string" || src === undefined) return undefined
     const alt = img.properties["alt"]
     const caption = find(first, "figcaption")
+    const width = img.properties["width"]
     return {
       kind: "figure",
       url,
       alt: typeof alt === "string" ? alt : "",
       caption: caption === undefined ? "" : oneLine(textOf(caption)),
+      width: typeof width === "number" || (typeof width === "string" && width !== "") ? String(width) : undefined,
       src
     }
   }
@@ -206,8 +214,8 @@ export const readHtmlTag = (line: string): HtmlTag | undefined => {
 const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
 const attribute = (text: string) => escapeHtml(text).replace(/"/g, "&quot;")
 
-export const figureHtml = (url: string, alt: string, caption: string): string => {
-  const img = `<img src="${attribute(url)}" alt="${attribute(oneLine(alt))}">`
+export const figureHtml = (url: string, alt: string, caption: string, width?: string): string => {
+  const img = `<img src="${attribute(url)}" alt="${attribute(oneLine(alt))}"${width === undefined ? "" : ` width="${attribute(width)}"`}>`
   const figcaption = caption.trim() === "" ? "" : `<figcaption><p>${escapeHtml(oneLine(caption))}</p></figcaption>`
   return `<figure>${img}${figcaption}</figure>`
 }
@@ -219,6 +227,8 @@ export const htmlAttributeValue = (url: string, quote: string): string => {
   const escaped = url.replace(/&/g, "&amp;")
   if (quote === "'") return escaped.replace(/'/g, "&#39;")
   if (quote === "\"") return escaped.replace(/"/g, "&quot;")
+  // Unquoted it stays, when HTML lets it.
+  if (/^[^\s"'=<>`&]+$/.test(url)) return url
   return `"${escaped.replace(/"/g, "&quot;")}"`
 }
 

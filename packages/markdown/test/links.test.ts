@@ -127,3 +127,63 @@ describe("rewriteLinks", () => {
     expect(rewriteLinks(page, () => undefined)).toBe(page)
   })
 })
+
+describe("links written in HTML", () => {
+  const html = [
+    "<p align=\"center\"><a href=\"guide.md\" class=\"button primary\">Go</a> <a href='https://example.com/a?b=1&amp;c=2'>Out</a></p>",
+    "",
+    "<div data-with-frame=\"true\"><figure><img src=\".gitbook/assets/a.png\" alt=\"A\"></figure></div>",
+    "",
+    "<table data-view=\"cards\"><tbody><tr><td><a href=\"card.md\">card.md</a></td><td><a href=.gitbook/assets/c.png>c.png</a></td></tr></tbody></table>",
+    "",
+    "Inline <img src=\"i.png\" alt=\"i\"> and <a href=\"in.md\">in</a>.",
+    "",
+    "<!-- <a href=\"commented.md\">no</a> -->",
+    "",
+    "<script>document.write('<a href=\"script.md\">no</a>')</script>",
+    "",
+    "> <div><a",
+    "> href=\"split.md\">over lines</a></div>",
+    ""
+  ].join("\n")
+
+  it("are found in document order with where their values sit", () => {
+    const links = linksOf(html)
+    expect(links.map(({ url, kind }) => [kind, url])).toEqual([
+      ["link", "guide.md"],
+      ["link", "https://example.com/a?b=1&c=2"],
+      ["image", ".gitbook/assets/a.png"],
+      ["link", "card.md"],
+      ["link", ".gitbook/assets/c.png"],
+      ["image", "i.png"],
+      ["link", "in.md"]
+    ])
+    expect(links.map((link) => html.slice(link.start, link.end))).toEqual([
+      "guide.md",
+      "https://example.com/a?b=1&amp;c=2",
+      ".gitbook/assets/a.png",
+      "card.md",
+      ".gitbook/assets/c.png",
+      "i.png",
+      "in.md"
+    ])
+  })
+
+  it("are rewritten in place, quoted as they were, and read back as written when rewritten back", () => {
+    const internal = linksOf(html).filter((link) => !link.url.startsWith("https:"))
+    const canonical = rewriteLinks(html, (link) => {
+      const index = internal.findIndex((l) => l.start === link.start)
+      return index === -1 ? undefined : `/files/f${index}`
+    })
+    expect(canonical).toContain("<a href=\"/files/f0\" class=\"button primary\">Go</a>")
+    expect(canonical).toContain("<img src=\"/files/f1\" alt=\"A\">")
+    expect(canonical).toContain("<a href=/files/f3>c.png</a>")
+    expect(canonical).toContain("<a href='https://example.com/a?b=1&amp;c=2'>Out</a>")
+    const spelled = new Map(internal.map((link, index) => [`/files/f${index}`, link.url]))
+    expect(rewriteLinks(canonical, (link) => spelled.get(link.url))).toBe(html)
+  })
+
+  it("that lead nowhere stay as written: the HTML is not cut", () => {
+    expect(rewriteLinks(html, () => null)).toBe(html)
+  })
+})

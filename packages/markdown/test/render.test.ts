@@ -7,13 +7,13 @@ const options = {
 }
 
 describe("renderHtml", () => {
-  it("escapes text and drops raw HTML; a link that leads nowhere is its text", () => {
+  it("escapes text and removes scripts with their content; a link that leads nowhere is its text", () => {
     const { html } = renderHtml(
       "A <script>x()</script> & \"q\" [gone](missing.md) [page](/pages/p1) [out](https://example.com/?a=1&b=2)\n",
       options
     )
     expect(html).toBe(
-      "<p>A x() &#x26; \"q\" gone <a href=\"/docs/p1\">page</a> <a href=\"https://example.com/?a=1&#x26;b=2\">out</a></p>"
+      "<p>A  &#x26; \"q\" gone <a href=\"/docs/p1\">page</a> <a href=\"https://example.com/?a=1&#x26;b=2\">out</a></p>"
     )
   })
 

@@ -74,7 +74,8 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .code-title + pre { border-radius: 0 0 6px 6px; }
 .copy { position: absolute; top: .4rem; right: .4rem; font-size: .8rem; padding: .2rem .5rem; border: 1px solid var(--line);
   border-radius: 4px; background: var(--bg); color: var(--fg); cursor: pointer; }
-table { border-collapse: collapse; display: block; overflow: auto; }
+table { border-collapse: collapse; display: block; overflow: auto; margin: 1rem 0; }
+a:not([href]) { color: inherit; }
 th, td { border: 1px solid var(--line); padding: .4rem .7rem; }
 th { background: var(--soft); }
 img { max-width: 100%; height: auto; }
@@ -91,6 +92,34 @@ blockquote { margin: 1rem 0; padding: 0 1rem; border-left: 4px solid var(--line)
 details { border: 1px solid var(--line); border-radius: 6px; padding: .5rem 1rem; margin: 1rem 0; }
 summary { cursor: pointer; font-weight: 600; }
 .math { font-style: italic; }
+:is(p, div, h1, h2, h3, h4, h5, h6)[align="center"] { text-align: center; }
+:is(p, div, h1, h2, h3, h4, h5, h6)[align="right"] { text-align: right; }
+:is(p, div, h1, h2, h3, h4, h5, h6)[align="left"] { text-align: left; }
+figure { margin: 1.5rem 0; text-align: center; }
+[align="left"] > figure { text-align: left; } [align="right"] > figure { text-align: right; }
+figcaption { color: var(--muted); font-size: .9rem; margin-top: .5rem; }
+figcaption p { margin: 0; }
+[data-with-frame="true"] > figure { background: var(--soft); border: 1px solid var(--line); border-radius: 12px; padding: 1.25rem; }
+[data-with-frame="true"] > figure img { border-radius: 6px; box-shadow: 0 2px 12px rgba(0, 0, 0, .12); }
+img[data-size="line"] { height: 1.3em; width: auto; vertical-align: middle; }
+table[data-full-width="true"] { display: table; width: 100%; }
+table[data-header-hidden] thead { display: none; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: 1rem; margin: 1.5rem 0; }
+.cards-large { grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); }
+.card { display: flex; flex-direction: column; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; color: var(--fg); text-decoration: none; background: var(--bg); }
+a.card:hover, a.card:focus-visible { border-color: var(--accent); box-shadow: 0 4px 16px rgba(0, 0, 0, .12); }
+.card-cover { display: block; width: 100%; aspect-ratio: 16 / 9; object-fit: cover; border-bottom: 1px solid var(--line); }
+.card-body { padding: .75rem 1rem; }
+.card-text + .card-text { margin-top: .25rem; color: var(--muted); font-size: .93rem; }
+.dark-only { display: none; }
+@media (prefers-color-scheme: dark) { .light-only { display: none; } .dark-only { display: block; } }
+svg.icon { display: inline-block; width: 1em; height: 1em; vertical-align: -.125em; }
+.button { display: inline-block; margin: .25rem .5rem .25rem 0; padding: .5rem 1.1rem; border: 1px solid var(--accent); border-radius: 6px;
+  font-weight: 600; text-decoration: none; line-height: 1.3; }
+.button.primary { background: var(--accent); color: var(--accent-fg); }
+.button.secondary { background: transparent; color: var(--accent); }
+mark { background: color-mix(in srgb, var(--warning) 30%, transparent); color: inherit; padding: 0 .15rem; border-radius: 3px; }
+kbd { font: .85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: .05rem .35rem; background: var(--soft); }
 .pagination { display: flex; justify-content: space-between; gap: 1rem; margin-top: 3rem; padding-top: 1.5rem; border-top: 1px solid var(--line); }
 .pagination a { display: block; border: 1px solid var(--line); border-radius: 6px; padding: .6rem 1rem; text-decoration: none; max-width: 48%; }
 .pagination .next { margin-left: auto; text-align: right; }

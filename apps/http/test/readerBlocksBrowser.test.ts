@@ -1,0 +1,267 @@
+import { MemoryStorage } from "@octavo/adapters-memory"
+import { expect, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { mkdirSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { deflateSync } from "node:zlib"
+import type { Locator, Page } from "playwright-core"
+import { browser } from "./browser.js"
+import { call, serverOrigin, testServer } from "./harness.js"
+import { publishedSite } from "./readerWeb.js"
+import { newUser } from "./scenario.js"
+
+// The HTML GitBook's editor writes inside markdown (issue 40), published and opened in headless
+// Chromium: framed figures, tables, cards, icons, button links and aligned headings keep their
+// structure and all their text; screenshots in both themes go to test-artifacts/.
+
+const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url))
+const FIXTURE = readFileSync(new URL("../../../packages/markdown/test/fixtures/gitbook-html.md", import.meta.url), "utf8")
+
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+  return c >>> 0
+})
+const crc32 = (bytes: Uint8Array) => {
+  let c = 0xffffffff
+  for (const byte of bytes) c = (crcTable[(c ^ byte) & 0xff] as number) ^ (c >>> 8)
+  return (c ^ 0xffffffff) >>> 0
+}
+const chunk = (type: string, data: Buffer) => {
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data])
+  const out = Buffer.alloc(body.length + 8)
+  out.writeUInt32BE(data.length, 0)
+  body.copy(out, 4)
+  out.writeUInt32BE(crc32(body), body.length + 4)
+  return out
+}
+
+/** A PNG of `width` × `height`: a sky of `top` fading to `bottom`, with a sun; enough to see that a picture loaded. */
+const png = (width: number, height: number, top: readonly [number, number, number], bottom: readonly [number, number, number]) => {
+  const rows = Buffer.alloc((width * 3 + 1) * height)
+  for (let y = 0; y < height; y++) {
+    const at = y * (width * 3 + 1)
+    for (let x = 0; x < width; x++) {
+      const sun = (x - width * 0.7) ** 2 + (y - height * 0.35) ** 2 < (height * 0.15) ** 2
+      const mix = (i: 0 | 1 | 2) => Math.round(top[i] + ((bottom[i] - top[i]) * y) / height)
+      rows.set(sun ? [250, 210, 90] : [mix(0), mix(1), mix(2)], at + 1 + x * 3)
+    }
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([8, 2, 0, 0, 0], 8)
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0))
+  ]).toString("base64")
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/** axe-core's serious and critical violations on the page, as `rule: target` lines. */
+const accessibilityProblems = (page: Page) =>
+  Effect.promise(async () => {
+    await page.addScriptTag({ content: axeSource })
+    const result = await page.evaluate(async () => {
+      const axe = (globalThis as unknown as {
+        axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: Array<string> }> }> }> }
+      }).axe
+      return axe.run()
+    })
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`))
+  })
+
+const BLOCK_TAGS = /<\/?(?:p|div|h[1-6]|table|thead|tbody|tr|td|th|figure|figcaption|colgroup|col)\b[^>]*>/g
+
+/** The sentences of the fixture's text (three words or more, ended by a full stop): what a reader must find on the page. */
+const sentencesOf = (markdown: string): Array<string> =>
+  markdown
+    .replace(/<script>[\s\S]*?<\/script>/g, "\n")
+    .replace(BLOCK_TAGS, "\n")
+    .replace(/<[^>]+>/g, "")
+    .replace(/\*\*|`/g, "")
+    .split("\n")
+    .flatMap((line) => line.replace(/^#+ /, "").replace(/\s+/g, " ").trim().split(/(?<=[.!?]) /))
+    .filter((s) => /[.!?]$/.test(s) && s.split(" ").length >= 3)
+
+layer(testServer(MemoryStorage), { excludeTestServices: true, timeout: 180_000 })("GitBook's HTML in the reader, in Chromium", (it) => {
+  it.scoped("shows figures, tables, cards, icons, buttons and aligned headings with all their text", () =>
+    Effect.gen(function*() {
+      const origin = yield* serverOrigin
+      const admin = yield* newUser("Hana Html")
+      const token = admin.token
+      const org = (yield* call("POST", "/v1/orgs", { token, body: { title: "Acme" } })).body.id as string
+      const spaceId = (yield* call("POST", `/v1/orgs/${org}/spaces`, { token, body: { title: "Guide" } })).body.id as string
+      const written = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+        token,
+        body: {
+          changes: [
+            {
+              operation: "insert_files",
+              files: [
+                { name: "harbour.png", contentType: "image/png", base64: png(640, 360, [70, 120, 190], [200, 225, 245]) },
+                { name: "lighthouse.png", contentType: "image/png", base64: png(480, 320, [40, 60, 110], [240, 150, 90]) },
+                { name: "badge.png", contentType: "image/png", base64: png(96, 32, [30, 140, 80], [30, 140, 80]) }
+              ]
+            },
+            { operation: "insert_page", title: "Blocks", document: { markdown: FIXTURE } },
+            { operation: "insert_page", title: "Install", document: { markdown: "Run the installer.\n" } }
+          ]
+        }
+      })
+      expect(written.status).toBe(200)
+      yield* publishedSite(org, admin, [spaceId], { basename: "docs" })
+      const base = `${origin}/sites/${org}/docs`
+
+      const chromium = yield* browser
+      const context = yield* Effect.acquireRelease(
+        Effect.promise(() => chromium.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })),
+        (c) => Effect.promise(() => c.close())
+      )
+      const page = yield* Effect.promise(() => context.newPage())
+      page.setDefaultTimeout(10_000)
+      const run = <A>(f: () => Promise<A>) => Effect.promise(f)
+      // Evaluated in the page, where the DOM's globals are.
+      type Styles = { readonly getComputedStyle: (element: unknown) => { getPropertyValue: (name: string) => string } }
+      const style = (locator: Locator, property: string) =>
+        run(() =>
+          locator.evaluate((element, name) => (globalThis as unknown as Styles).getComputedStyle(element).getPropertyValue(name), property)
+        )
+      const failed: Array<string> = []
+      page.on("response", (response) => {
+        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`)
+      })
+      expect((yield* run(() => page.goto(`${base}/`)))?.status()).toBe(200)
+      const article = page.locator("main article")
+      yield* run(() =>
+        page.evaluate("Promise.all([...document.images].map((i) => { i.loading = 'eager'; return i.decode().catch(() => {}) }))")
+      )
+
+      // Figures: the framed one and the plain ones, each with its image loaded and its caption.
+      const figures = yield* run(() =>
+        article.locator("figure").evaluateAll((nodes) =>
+          nodes.map((figure) => {
+            const img = figure.querySelector("img") as unknown as { complete: boolean; naturalWidth: number; alt: string } | null
+            return {
+              framed: figure.parentElement?.getAttribute("data-with-frame") === "true",
+              loaded: img !== null && img.complete && img.naturalWidth > 0,
+              alt: img?.alt,
+              caption: figure.querySelector("figcaption")?.textContent
+            }
+          })
+        )
+      )
+      expect(figures).toEqual([
+        { framed: true, loaded: true, alt: "A harbour at dawn", caption: "The harbour was photographed at dawn." },
+        { framed: false, loaded: true, alt: "A lighthouse", caption: "A lighthouse stands on the cliff." },
+        { framed: false, loaded: true, alt: "The harbour again", caption: "The same picture is centred here." }
+      ])
+      expect(yield* style(article.locator("[data-with-frame] > figure"), "padding-top")).toBe("20px")
+      expect(yield* style(article.locator("div[align=center] > figure"), "text-align")).toBe("center")
+
+      // The tables, cell by cell.
+      const tables = yield* run(() =>
+        article.locator("table").evaluateAll((nodes) =>
+          nodes.map((table) => [...table.querySelectorAll("tr")].map((tr) => [...tr.children].map((cell) => cell.textContent?.trim())))
+        )
+      )
+      expect(tables).toEqual([
+        [
+          ["Setting", "What it does", "Example"],
+          ["timeout", "It stops a request that runs too long.", "30 seconds"],
+          ["retries", "It tries again after a failure. Read the install guide for the details.", ""],
+          ["mode", "It chooses between fast and safe runs.", "fast"]
+        ],
+        [["", ""], ["Left", "This is the first row of a table without a header."]]
+      ])
+      expect(yield* run(() => article.locator("table td strong").allTextContents())).toEqual(["retries", "mode"])
+      expect(yield* run(() => article.locator("table td img").evaluate((i) => (i as unknown as { naturalWidth: number }).naturalWidth)))
+        .toBe(96)
+      expect(yield* run(() => article.locator("table[data-header-hidden] thead").isVisible())).toBe(false)
+      expect(yield* run(() => article.locator("table col").first().getAttribute("width"))).toBe("120")
+
+      // Cards: a grid of three, each a link to its target, two with a loaded cover.
+      const cards = yield* run(() =>
+        article.locator(".cards > .card").evaluateAll((nodes) =>
+          nodes.map((card) => {
+            const cover = card.querySelector("img.card-cover") as unknown as { complete: boolean; naturalWidth: number } | null
+            return {
+              href: card.getAttribute("href"),
+              text: [...card.querySelectorAll(".card-text")].map((t) => t.textContent),
+              cover: cover === null ? undefined : cover.complete && cover.naturalWidth > 0
+            }
+          })
+        )
+      )
+      expect(cards).toEqual([
+        { href: "/sites/" + org + "/docs/install", text: ["Install", "Set the tool up on your own machine."], cover: true },
+        { href: "https://example.com/lights", text: ["Lighthouses", "Read about the lights along the coast."], cover: true },
+        { href: "/sites/" + org + "/docs/install", text: ["Plain card", "A card can also go without a picture."], cover: undefined }
+      ])
+      expect((yield* style(article.locator(".cards"), "grid-template-columns")).split(" ").length).toBeGreaterThan(1)
+
+      // Icons as SVG, drawn at the text's size; the unknown one leaves nothing.
+      const icons = yield* run(() =>
+        article.locator("svg.icon").evaluateAll((nodes) =>
+          nodes.map((svg) => ({ paths: svg.querySelectorAll("path").length, width: Math.round(svg.getBoundingClientRect().width) }))
+        )
+      )
+      expect(icons.length).toBe(4)
+      for (const icon of icons) {
+        expect(icon.paths).toBe(1)
+        expect(icon.width).toBeGreaterThan(10)
+        expect(icon.width).toBeLessThan(24)
+      }
+      expect(yield* run(() => article.locator("i").count())).toBe(0)
+
+      // Buttons: links styled as buttons, their labels kept.
+      const buttons = yield* run(() =>
+        article.locator("a.button").evaluateAll((nodes) =>
+          nodes.map((a) => ({
+            label: a.textContent,
+            href: a.getAttribute("href"),
+            primary: a.classList.contains("primary")
+          }))
+        )
+      )
+      expect(buttons).toEqual([
+        { label: "Get started", href: `/sites/${org}/docs/install`, primary: true },
+        { label: "Read the story", href: "https://example.com/octavo", primary: false }
+      ])
+      expect(yield* style(article.locator("a.button.primary"), "display")).toBe("inline-block")
+      expect(yield* style(article.locator("a.button.primary"), "border-top-width")).toBe("1px")
+
+      // Aligned headings and paragraphs, the headings with anchors and in the outline.
+      const centredHeading = article.locator("h3#a-centred-welcome")
+      expect(yield* style(centredHeading, "text-align")).toBe("center")
+      expect(yield* style(article.locator("p[align=center]").first(), "text-align")).toBe("center")
+      const outline = yield* run(() =>
+        page.getByRole("complementary", { name: "On this page", exact: true }).getByRole("link").allTextContents()
+      )
+      expect(outline).toEqual(["A centred welcome", "Pictures", "Settings table", "Cards", "Icons in a sentence", "Other HTML"])
+
+      // Nothing the HTML held runs or is shown as markup; every sentence of the source is on the page.
+      expect(yield* run(() => article.locator("script, style, [onclick], [style]").count())).toBe(0)
+      expect(yield* run(() => article.locator("a[href^='javascript']").count())).toBe(0)
+      const shown = (yield* run(() => article.innerText())).replace(/\s+/g, " ")
+      expect(shown).not.toContain("<")
+      const sentences = sentencesOf(FIXTURE)
+      expect(sentences.length).toBe(19)
+      expect(sentences.filter((s) => !shown.includes(s))).toEqual([])
+      expect(failed).toEqual([])
+
+      mkdirSync(ARTIFACTS, { recursive: true })
+      for (const scheme of ["light", "dark"] as const) {
+        yield* run(() => page.emulateMedia({ colorScheme: scheme }))
+        yield* run(() => page.screenshot({ path: join(ARTIFACTS, `reader-blocks-${scheme}.png`), fullPage: true }))
+        expect(yield* accessibilityProblems(page)).toEqual([])
+      }
+    }), 180_000)
+})
