@@ -195,26 +195,30 @@ suite("site redirects (PGlite)", PgStorage.pipe(Layer.provide(PgliteClient({})))
 const run = <A>(request: () => Promise<A>) => Effect.promise(request)
 
 layer(testServer(MemoryStorage), { excludeTestServices: true, timeout: 120_000 })("site redirects at their limits", (it) => {
-  it.effect(`a site holds ${MAX_SITE_REDIRECTS} redirects: the next one is 409, in a bulk request an error result`, () =>
-    Effect.gen(function*() {
-      const { admin, redirects } = yield* setup()
-      const token = admin.token
-      for (let batch = 0; batch < MAX_SITE_REDIRECTS / MAX_BULK_REDIRECTS; batch++) {
-        const body = {
-          redirects: Array.from({ length: MAX_BULK_REDIRECTS }, (_, i) => ({ source: `/p${batch}-${i}`, destination: elsewhere() }))
+  it.effect(
+    `a site holds ${MAX_SITE_REDIRECTS} redirects: the next one is 409, in a bulk request an error result`,
+    () =>
+      Effect.gen(function*() {
+        const { admin, redirects } = yield* setup()
+        const token = admin.token
+        for (let batch = 0; batch < MAX_SITE_REDIRECTS / MAX_BULK_REDIRECTS; batch++) {
+          const body = {
+            redirects: Array.from({ length: MAX_BULK_REDIRECTS }, (_, i) => ({ source: `/p${batch}-${i}`, destination: elsewhere() }))
+          }
+          const answer = yield* call("PUT", redirects, { token, body })
+          expect(answer.body.results.filter((r: { status: string }) => r.status !== "created")).toEqual([])
         }
-        const answer = yield* call("PUT", redirects, { token, body })
-        expect(answer.body.results.filter((r: { status: string }) => r.status !== "created")).toEqual([])
-      }
-      const over = yield* call("POST", redirects, { token, body: { source: "/over", destination: elsewhere() } })
-      expect([over.status, over.body.error.message]).toEqual([
-        409,
-        `This site has ${MAX_SITE_REDIRECTS} redirects, the most a site may have`
-      ])
-      const bulk = yield* call("PUT", redirects, { token, body: { redirects: [{ source: "/over", destination: elsewhere() }] } })
-      expect(bulk.body.results).toEqual([{ status: "error", source: "/over", draft: false, error: expect.stringContaining("the most") }])
-      expect((yield* call("GET", `${redirects}?limit=1`, { token })).body.count).toBe(MAX_SITE_REDIRECTS)
-    }))
+        const over = yield* call("POST", redirects, { token, body: { source: "/over", destination: elsewhere() } })
+        expect([over.status, over.body.error.message]).toEqual([
+          409,
+          `This site has ${MAX_SITE_REDIRECTS} redirects, the most a site may have`
+        ])
+        const bulk = yield* call("PUT", redirects, { token, body: { redirects: [{ source: "/over", destination: elsewhere() }] } })
+        expect(bulk.body.results).toEqual([{ status: "error", source: "/over", draft: false, error: expect.stringContaining("the most") }])
+        expect((yield* call("GET", `${redirects}?limit=1`, { token })).body.count).toBe(MAX_SITE_REDIRECTS)
+      }),
+    120_000
+  )
 
   it.effect("through GitBook's own client: create, list, update, resolve, bulk upsert, delete", () =>
     Effect.gen(function*() {

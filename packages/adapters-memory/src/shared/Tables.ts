@@ -81,7 +81,12 @@ const tableOf = <S, V>(store: Store, slice: Slice<S>, field: keyof S): Table<V> 
     getMany: (keys) => read((map) => keys.flatMap((key) => Option.toArray(HashMap.get(map, key)))),
     find: (predicate) => read((map) => Option.map(HashMap.findFirst(map, predicate), ([, value]) => value)),
     filter: (predicate) => read((map) => values(map).filter(predicate)),
-    count: (predicate) => read((map) => HashMap.size(HashMap.filter(map, predicate))),
+    count: (predicate) =>
+      read((map) => {
+        let n = 0
+        for (const value of HashMap.values(map)) if (predicate(value)) n++
+        return n
+      }),
     page: (predicate, keysetOf, order, request) => read((map) => pageInMemory(values(map).filter(predicate), keysetOf, order, request)),
     insert: (key, value, conflict) => put(key, () => Option.some(value), conflict),
     modify: (key, f) => put(key, Option.map(f)),

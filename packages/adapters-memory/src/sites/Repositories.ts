@@ -15,7 +15,7 @@ import {
 } from "@octavo/domain"
 import { Effect, HashMap, Option } from "effect"
 import { membershipIn } from "../organizations/index.js"
-import { byCreation, byId, change, containsFolded, layerOver, unique } from "../shared/index.js"
+import { byCreation, byId, change, type ConflictCheck, containsFolded, layerOver } from "../shared/index.js"
 import { SitesState } from "./State.js"
 
 const sameFolded = (a: string | null, b: string) => a !== null && a.toLowerCase() === b.toLowerCase()
@@ -44,7 +44,8 @@ export const MemorySiteRepository = layerOver(SiteRepository, SitesState, ({ sit
       groups: HashMap.filter(s.groups, (group) => group.siteId !== id),
       siteSpaces: HashMap.filter(s.siteSpaces, (siteSpace) => siteSpace.siteId !== id),
       shareLinks: HashMap.filter(s.shareLinks, (link) => link.siteId !== id),
-      redirects: HashMap.filter(s.redirects, (redirect) => redirect.siteId !== id)
+      redirects: HashMap.filter(s.redirects, (redirect) => redirect.siteId !== id),
+      redirectSources: HashMap.filter(s.redirectSources, (_, key) => !key.startsWith(`${id}\u0000`))
     })),
   findById: sites.get,
   findForAccess: (id, userId) =>
@@ -131,30 +132,50 @@ export const MemoryShareLinkRepository = layerOver(ShareLinkRepository, SitesSta
   }
 })
 
-/** A source names one live redirect and one draft per site. */
-const sourceTaken = (redirect: SiteRedirect) =>
-  unique<SiteRedirect, Conflict>(
-    (held) =>
-      held.id !== redirect.id && held.siteId === redirect.siteId && held.draft === redirect.draft && held.source === redirect.source,
-    () => new Conflict({ reason: `This site has a ${redirect.draft ? "draft " : ""}redirect from ${redirect.source} already` })
-  )
+/** Where a redirect is in the index of sources: a source names one live redirect and one draft per site. */
+const sourceKey = (r: Pick<SiteRedirect, "siteId" | "draft" | "source">) =>
+  `${r.siteId}\u0000${r.draft ? "draft" : "live"}\u0000${r.source}`
 
-export const MemorySiteRedirectRepository = layerOver(SiteRedirectRepository, SitesState, ({ redirects }) => ({
-  insert: (redirect) => redirects.insert(redirect.id, redirect, sourceTaken(redirect)),
-  update: (redirect) => redirects.replace(redirect.id, redirect, sourceTaken(redirect)),
-  remove: redirects.remove,
-  findById: redirects.get,
-  findBySource: (siteId, source, draft) => redirects.find((r) => r.siteId === siteId && r.draft === draft && r.source === source),
-  count: (siteId) => redirects.count((r) => r.siteId === siteId),
-  list: (siteId, filter, page) =>
-    redirects.page(
-      (r) => r.siteId === siteId && r.draft === filter.draft && (filter.search === undefined || containsFolded(r.source, filter.search)),
-      redirectKeyset(filter.orderBy),
-      redirectOrder(filter.orderBy),
-      page
-    ),
-  matching: (siteId, sources) => {
-    const wanted = new Set(sources)
-    return redirects.filter((r) => r.siteId === siteId && !r.draft && wanted.has(r.source))
+export const MemorySiteRedirectRepository = layerOver(SiteRedirectRepository, SitesState, ({ redirectSources, redirects }) => {
+  const sourceTaken = (redirect: SiteRedirect): ConflictCheck<SiteRedirect, Conflict> => (_, state) => {
+    const held = HashMap.get(redirectSources.in(state), sourceKey(redirect))
+    return Option.isSome(held) && held.value !== redirect.id
+      ? new Conflict({ reason: `This site has a ${redirect.draft ? "draft " : ""}redirect from ${redirect.source} already` })
+      : undefined
   }
-}))
+  const unindex = (id: string) =>
+    Effect.flatMap(redirects.get(id), (held) => Option.isSome(held) ? redirectSources.remove(sourceKey(held.value)) : Effect.void)
+  return {
+    insert: (redirect) =>
+      Effect.zipRight(
+        redirects.insert(redirect.id, redirect, sourceTaken(redirect)),
+        redirectSources.upsert(sourceKey(redirect), () => redirect.id)
+      ),
+    update: (redirect) =>
+      Effect.gen(function*() {
+        const before = yield* redirects.get(redirect.id)
+        yield* redirects.replace(redirect.id, redirect, sourceTaken(redirect))
+        if (Option.isSome(before)) yield* redirectSources.remove(sourceKey(before.value))
+        yield* redirectSources.upsert(sourceKey(redirect), () => redirect.id)
+      }),
+    remove: (id) => Effect.zipRight(unindex(id), redirects.remove(id)),
+    findById: redirects.get,
+    findBySource: (siteId, source, draft) =>
+      Effect.flatMap(
+        redirectSources.get(sourceKey({ siteId, draft, source })),
+        (id) => Option.isSome(id) ? redirects.get(id.value) : Effect.succeedNone
+      ),
+    count: (siteId) => redirects.count((r) => r.siteId === siteId),
+    list: (siteId, filter, page) =>
+      redirects.page(
+        (r) => r.siteId === siteId && r.draft === filter.draft && (filter.search === undefined || containsFolded(r.source, filter.search)),
+        redirectKeyset(filter.orderBy),
+        redirectOrder(filter.orderBy),
+        page
+      ),
+    matching: (siteId, sources) => {
+      const wanted = new Set(sources)
+      return redirects.filter((r) => r.siteId === siteId && !r.draft && wanted.has(r.source))
+    }
+  }
+})

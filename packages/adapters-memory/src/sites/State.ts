@@ -15,5 +15,7 @@ export const SitesState = slice("@octavo/adapters-memory/sites", {
   /** By share link id. */
   shareLinks: HashMap.empty<string, ShareLink>(),
   /** By redirect id. */
-  redirects: HashMap.empty<string, SiteRedirect>()
+  redirects: HashMap.empty<string, SiteRedirect>(),
+  /** Each redirect's id by `sourceKey` (site, draft or live, source): the unique source, found without a scan. */
+  redirectSources: HashMap.empty<string, string>()
 })

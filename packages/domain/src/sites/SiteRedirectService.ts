@@ -91,11 +91,11 @@ export class SiteRedirects extends Effect.Service<SiteRedirects>()("@octavo/doma
           ? Effect.succeed(found.value)
           : Effect.fail(new NotFound({ entity: "site redirect", id })))
 
-    const full = (siteId: SiteId) =>
-      Effect.flatMap(redirects.count(siteId), (count) =>
-        count >= MAX_SITE_REDIRECTS
-          ? Effect.fail(new Conflict({ reason: `This site has ${count} redirects, the most a site may have` }))
-          : Effect.void)
+    const fullAt = (count: number) =>
+      count >= MAX_SITE_REDIRECTS
+        ? Effect.fail(new Conflict({ reason: `This site has ${count} redirects, the most a site may have` }))
+        : Effect.void
+    const full = (siteId: SiteId) => Effect.flatMap(redirects.count(siteId), fullAt)
 
     /** A write on the site's redirects: the editor's role, then the site's lock, in one unit of work. */
     const writing = <A, E, R>(siteId: SiteId, action: string, write: Effect.Effect<A, E, R>) =>
@@ -175,7 +175,12 @@ export class SiteRedirects extends Effect.Service<SiteRedirects>()("@octavo/doma
       )
 
     /** One operation of a bulk request, on its own: its failure is its result's, not the request's. */
-    const bulkOne = (siteId: SiteId, item: BulkSiteRedirectsInput["redirects"][number]): Effect.Effect<BulkSiteRedirectResult> => {
+    /** One operation of a bulk request; `held` counts the site's redirects as the request goes (counted once, at its start). */
+    const bulkOne = (
+      siteId: SiteId,
+      item: BulkSiteRedirectsInput["redirects"][number],
+      held: { count: number }
+    ): Effect.Effect<BulkSiteRedirectResult> => {
       const source = canonicalSource(item.source)
       const draft = item.intent === "draft"
       return Effect.gen(function*() {
@@ -184,7 +189,10 @@ export class SiteRedirects extends Effect.Service<SiteRedirects>()("@octavo/doma
           const found = yield* redirects.findBySource(siteId, source, true)
           if (Option.isNone(found)) return { status: "error", source, draft: true, error: "No draft redirect has this source" } as const
           const live = yield* redirects.findBySource(siteId, source, false)
-          if (Option.isSome(live)) yield* redirects.remove(live.value.id)
+          if (Option.isSome(live)) {
+            yield* redirects.remove(live.value.id)
+            held.count--
+          }
           yield* redirects.update({ ...found.value, draft: false, updatedAt: at })
           return { status: "published", source, draft: false, id: found.value.id } as const
         }
@@ -192,6 +200,7 @@ export class SiteRedirects extends Effect.Service<SiteRedirects>()("@octavo/doma
         if (item.destination === null) {
           if (Option.isNone(existing)) return { status: "error", source, draft, error: "No redirect has this source" } as const
           yield* redirects.remove(existing.value.id)
+          held.count--
           return { status: "deleted", source, draft } as const
         }
         const destination = yield* destinationIn(siteId, item.destination)
@@ -205,7 +214,7 @@ export class SiteRedirects extends Effect.Service<SiteRedirects>()("@octavo/doma
           })
           return { status: "updated", source, draft, id: existing.value.id } as const
         }
-        yield* full(siteId)
+        yield* fullAt(held.count)
         const created: SiteRedirect = {
           id: SiteRedirectId.make(yield* newId),
           siteId,
@@ -218,6 +227,7 @@ export class SiteRedirects extends Effect.Service<SiteRedirects>()("@octavo/doma
           updatedAt: null
         }
         yield* redirects.insert(created)
+        held.count++
         return { status: "created", source, draft, id: created.id } as const
       }).pipe(
         Effect.catchTags({
@@ -234,7 +244,10 @@ export class SiteRedirects extends Effect.Service<SiteRedirects>()("@octavo/doma
         return yield* writing(
           siteId,
           "change redirects of this site",
-          Effect.forEach(valid.redirects, (item) => bulkOne(siteId, item))
+          Effect.flatMap(redirects.count(siteId), (count) => {
+            const held = { count }
+            return Effect.forEach(valid.redirects, (item) => bulkOne(siteId, item, held))
+          })
         )
       })
 

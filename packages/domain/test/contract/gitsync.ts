@@ -9,6 +9,9 @@ import {
   RevisionGitReads,
   RevisionId,
   RevisionRepository,
+  SiteGitSyncRepository,
+  type SiteGitSyncState,
+  SiteRepository,
   Sites,
   SiteSections,
   SiteSpaces,
@@ -26,9 +29,11 @@ import {
   countsOf,
   factRowsOf,
   gitSyncOf,
+  makeOrganization,
   orderedFactRows,
   publishedOf,
   type Services,
+  siteOf,
   uniqueId
 } from "./fixtures.js"
 
@@ -81,6 +86,51 @@ export const gitsyncContract = (storage: Layer.Layer<StoragePorts>, services: Se
         yield* uow.transaction(Effect.zipRight(states.lock(space.id), states.save({ ...done, updatedAt: at(9) })))
         yield* uow.transaction(states.lock(space.id))
         expect(Option.getOrThrow(yield* states.find(space.id)).updatedAt).toEqual(at(9))
+      }))
+
+    it.effect("site states: stored whole and replaced, with the configuration's text and its nodes; running ones are listed", () =>
+      Effect.gen(function*() {
+        const sites = yield* SiteRepository
+        const states = yield* SiteGitSyncRepository
+        const organization = yield* makeOrganization()
+        const site = siteOf(organization.id)
+        const idle = siteOf(organization.id)
+        yield* sites.insert(site)
+        yield* sites.insert(idle)
+        expect(yield* states.find(site.id)).toEqual(Option.none())
+        const running: SiteGitSyncState = {
+          siteId: site.id,
+          repoName: "owner/docs",
+          url: "https://example.com/owner/docs",
+          ref: "refs/heads/main",
+          projectDirectory: "",
+          updatedAt: at(1),
+          operation: {
+            state: "running",
+            direction: "import",
+            stage: "content_process",
+            startedAt: at(2),
+            updatedAt: at(3),
+            owner: "host-a:8080",
+            spaces: { s1: { state: "success", direction: "import", startedAt: at(2), updatedAt: at(3), completedAt: at(3) } }
+          },
+          configPath: "docs.yaml",
+          config: "site:\n  title: Docs # ✓ ünïcode\n  structure: []\n",
+          commit: "c0ffee",
+          nodes: { "space-1": { id: "ss1", spaceId: SpaceId.make("s1"), title: "Guides" }, "section-1": { id: "sc1" } }
+        }
+        yield* states.save(running)
+        expect(yield* states.find(site.id)).toEqual(Option.some(running))
+        yield* states.save({ siteId: idle.id, updatedAt: at(1), nodes: {} })
+        expect((yield* states.running()).filter((s) => s.siteId === site.id || s.siteId === idle.id)).toEqual([running])
+        const done: SiteGitSyncState = {
+          ...running,
+          operation: { ...running.operation!, state: "failure", error: "The branch refs/heads/main does not exist", spaces: {} }
+        }
+        const uow = yield* UnitOfWork
+        yield* uow.transaction(Effect.zipRight(states.lock(site.id), states.save(done)))
+        expect(yield* states.find(site.id)).toEqual(Option.some(done))
+        expect((yield* states.running()).some((s) => s.siteId === site.id)).toBe(false)
       }))
 
     it.effect("revisions: the Git metadata of an imported revision, found by id", () =>
