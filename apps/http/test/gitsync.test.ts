@@ -7,6 +7,9 @@ import {
   OutsideNotGiven,
   GitSyncOperations,
   GitSyncRepository,
+  SiteGitSync,
+  SiteGitSyncRepository,
+  type SiteId,
   type SpaceId,
   type StoragePorts
 } from "@octavo/domain"
@@ -430,6 +433,42 @@ it.effect("a restarted server fails only the operations it was running, and thos
     expect(yield* operationOf("theirs")).toEqual({ state: "running", direction: "import", startedAt: minutes(25), owner: "host-b:8080" })
     expect((yield* operationOf("abandoned"))?.state).toBe("failure")
     expect((yield* repository.running()).map((s) => s.spaceId)).toEqual(["theirs"])
+  }).pipe(Effect.provide(DomainServices.pipe(
+    Layer.provideMerge(
+      Layer.mergeAll(
+        MemoryStorage,
+        OutsideNotGiven,
+        GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }),
+        ServerInstanceLive("host-a:8080")
+      )
+    )
+  ))))
+
+it.effect("a restarted server fails only the site operations it was running, and those no live server holds", () =>
+  Effect.gen(function*() {
+    const repository = yield* SiteGitSyncRepository
+    const minutes = (n: number) => new Date(n * 60_000)
+    const running = (siteId: string, owner: string, updatedAt: Date) =>
+      repository.save({
+        siteId: siteId as SiteId,
+        updatedAt,
+        nodes: {},
+        operation: { state: "running", direction: "export", stage: "content_process", startedAt: updatedAt, updatedAt, owner, spaces: {} }
+      })
+    yield* TestClock.adjust(Duration.minutes(30))
+    yield* running("mine", "host-a:8080", minutes(25))
+    yield* running("theirs", "host-b:8080", minutes(25))
+    yield* running("abandoned", "host-c:8080", minutes(0))
+    yield* (yield* SiteGitSync).recover
+    const operationOf = (siteId: string) => Effect.map(repository.find(siteId as SiteId), (state) => Option.getOrThrow(state).operation)
+    expect(yield* operationOf("mine")).toMatchObject({
+      state: "failure",
+      updatedAt: minutes(30),
+      error: "The server restarted before the operation finished"
+    })
+    expect((yield* operationOf("theirs"))?.state).toBe("running")
+    expect((yield* operationOf("abandoned"))?.state).toBe("failure")
+    expect((yield* repository.running()).map((s) => s.siteId)).toEqual(["theirs"])
   }).pipe(Effect.provide(DomainServices.pipe(
     Layer.provideMerge(
       Layer.mergeAll(

@@ -15,6 +15,7 @@ import { SpaceRepository } from "../spaces/Ports.js"
 import { Spaces } from "../spaces/SpaceService.js"
 import { joinPath } from "./Format.js"
 import {
+  ABANDONED_AFTER_MS,
   type Direction,
   ExportSiteGitInput,
   GIT_LIMITS,
@@ -607,13 +608,19 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
         while ((yield* stateOf(siteId))?.operation?.state === "running") yield* Effect.sleep("20 millis")
       })
 
-    /** On start: this server's running operations lost their credentials; they failed. */
+    /**
+     * On start: this server's running operations lost their credentials, and those of a server that did not come back
+     * (not moved for ABANDONED_AFTER_MS) have nobody to end them; they failed.
+     */
     const recover = Effect.gen(function*() {
       const at = yield* now
+      const lost = (operation: SiteGitSyncState["operation"]) =>
+        operation?.state === "running" &&
+        (operation.owner === instance || at.getTime() - operation.updatedAt.getTime() > ABANDONED_AFTER_MS)
       for (const state of yield* states.running()) {
-        if (state.operation?.owner !== instance) continue
+        if (!lost(state.operation)) continue
         yield* record(state.siteId, (s) =>
-          s.operation?.state === "running" && s.operation.owner === instance
+          s.operation !== undefined && lost(s.operation)
             ? {
               ...s,
               operation: { ...s.operation, state: "failure", updatedAt: at, error: "The server restarted before the operation finished" }
