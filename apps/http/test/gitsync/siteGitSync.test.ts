@@ -1,7 +1,9 @@
 import { MemoryStorage } from "@octavo/adapters-memory"
 import { commitFiles, startGitServer } from "@octavo/adapters-node/gitServer"
+import { PgliteClient, PgStorage } from "@octavo/adapters-pg"
+import type { StoragePorts } from "@octavo/domain"
 import { expect, layer } from "@effect/vitest"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import * as path from "node:path"
 import { type PageObject, RevisionObject } from "../../src/content/Wire.js"
 import { bodyAs, call, testServer } from "../harness.js"
@@ -39,9 +41,8 @@ const siteSettled = (infoPath: string, token: string) =>
     throw new Error("the site's Git Sync operation did not finish")
   })
 
-layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTestServices: true, timeout: 180_000 })(
-  "Git Sync of a whole site from docs.yaml",
-  (it) => {
+const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
+  layer(testServer(storage, { fetch: { allow: ["loopback"] } }), { excludeTestServices: true, timeout: 180_000 })(name, (it) => {
     it.scoped("imports the site's structure and spaces; an untouched export changes nothing; edits change their own files", () =>
       Effect.gen(function*() {
         const server = yield* Effect.acquireRelease(Effect.promise(startGitServer), (s) => Effect.promise(s.close))
@@ -226,5 +227,7 @@ layer(testServer(MemoryStorage, { fetch: { allow: ["loopback"] } }), { excludeTe
         expect(copied.map((s) => [s.path, s.space.title])).toEqual([[siteSpace.path, "Handbook"]])
         expect((yield* call("GET", otherPath, { token })).body.title).toBe("Handbook site")
       }))
-  }
-)
+  })
+
+suite("Git Sync of a whole site from docs.yaml: memory", MemoryStorage)
+suite("Git Sync of a whole site from docs.yaml: embedded PostgreSQL (PGlite)", PgStorage.pipe(Layer.provide(PgliteClient())))
