@@ -53,18 +53,26 @@ const filesOf = (repository: string): Map<string, Uint8Array> => {
   return files
 }
 
-const program = (repository: string, directories: ReadonlyArray<string>) =>
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`
+
+/** The repository's HEAD served on loopback as one commit, and an organization on memory to import it into. */
+const setUp = (repository: string) =>
   Effect.gen(function*() {
     const server = yield* Effect.acquireRelease(Effect.promise(startGitServer), (s) => Effect.promise(s.close))
     server.create("repo")
     const files = filesOf(repository)
     const head = commitFiles(server, "repo", files, "The repository as it is")
-    const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`
     process.stdout.write(`${repository}: ${files.size} files at HEAD\n`)
     const services = yield* gitSyncServices({ _tag: "memory" }, "roundtrip")
     const admin = yield* Context.get(services, Identity).bootstrapInstanceAdmin(ADMIN)
     const as = Effect.provideService(Actor, admin)
     const { organization } = yield* as(Context.get(services, Organizations).create({ title: "Round trip" }))
+    return { as, head, organization, server, services }
+  })
+
+const program = (repository: string, directories: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const { as, head, organization, server, services } = yield* setUp(repository)
     const gitSync = Context.get(services, GitSync)
     const queue = Context.get(services, GitSyncQueue)
     for (const [index, directory] of directories.entries()) {
@@ -114,16 +122,7 @@ const program = (repository: string, directories: ReadonlyArray<string>) =>
 /** The whole site of a project's `docs.yaml`, imported and exported back untouched. */
 const siteProgram = (repository: string, directory: string) =>
   Effect.gen(function*() {
-    const server = yield* Effect.acquireRelease(Effect.promise(startGitServer), (s) => Effect.promise(s.close))
-    server.create("repo")
-    const files = filesOf(repository)
-    const head = commitFiles(server, "repo", files, "The repository as it is")
-    const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`
-    process.stdout.write(`${repository}: ${files.size} files at HEAD\n`)
-    const services = yield* gitSyncServices({ _tag: "memory" }, "roundtrip")
-    const admin = yield* Context.get(services, Identity).bootstrapInstanceAdmin(ADMIN)
-    const as = Effect.provideService(Actor, admin)
-    const { organization } = yield* as(Context.get(services, Organizations).create({ title: "Round trip" }))
+    const { as, head, organization, server, services } = yield* setUp(repository)
     const site = yield* as(Context.get(services, Sites).create(organization.id, { title: "Round trip" }))
     const siteId = site.site.id
     const sync = Context.get(services, SiteGitSync)

@@ -406,6 +406,18 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
       }), 120_000)
   })
 
+/** The domain on memory as the server `host-a:8080` runs it, started again. */
+const restartedOnHostA = DomainServices.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      MemoryStorage,
+      OutsideNotGiven,
+      GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }),
+      ServerInstanceLive("host-a:8080")
+    )
+  )
+)
+
 it.effect("a restarted server fails only the operations it was running, and those no live server holds", () =>
   Effect.gen(function*() {
     const repository = yield* GitSyncRepository
@@ -433,16 +445,7 @@ it.effect("a restarted server fails only the operations it was running, and thos
     expect(yield* operationOf("theirs")).toEqual({ state: "running", direction: "import", startedAt: minutes(25), owner: "host-b:8080" })
     expect((yield* operationOf("abandoned"))?.state).toBe("failure")
     expect((yield* repository.running()).map((s) => s.spaceId)).toEqual(["theirs"])
-  }).pipe(Effect.provide(DomainServices.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(
-        MemoryStorage,
-        OutsideNotGiven,
-        GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }),
-        ServerInstanceLive("host-a:8080")
-      )
-    )
-  ))))
+  }).pipe(Effect.provide(restartedOnHostA)))
 
 it.effect("a restarted server fails only the site operations it was running, and those no live server holds", () =>
   Effect.gen(function*() {
@@ -469,16 +472,7 @@ it.effect("a restarted server fails only the site operations it was running, and
     expect((yield* operationOf("theirs"))?.state).toBe("running")
     expect((yield* operationOf("abandoned"))?.state).toBe("failure")
     expect((yield* repository.running()).map((s) => s.siteId)).toEqual(["theirs"])
-  }).pipe(Effect.provide(DomainServices.pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(
-        MemoryStorage,
-        OutsideNotGiven,
-        GitRepositoriesLive({ allow: ["loopback"], classify: classifyAddress }),
-        ServerInstanceLive("host-a:8080")
-      )
-    )
-  ))))
+  }).pipe(Effect.provide(restartedOnHostA)))
 
 suite("Git Sync over HTTP: memory", MemoryStorage)
 suite("Git Sync over HTTP: embedded PostgreSQL (PGlite)", PgStorage.pipe(Layer.provide(PgliteClient())))
