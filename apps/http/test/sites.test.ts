@@ -386,7 +386,12 @@ layer(testServer(storage), { excludeTestServices: true, timeout: 120_000 })("sit
       // Absent leaves it, null removes it.
       expect((yield* patch(apiSs, { path: "api" })).body.condition).toBe(longCondition(1024))
       const cleared = yield* patch(apiSs, { condition: null })
-      expect([cleared.status, cleared.body.condition]).toEqual([200, undefined])
+      expect([cleared.status, cleared.body.condition, cleared.body.hidden]).toEqual([200, undefined, false])
+      // Hidden from the navigation, and back; anything but a boolean is 400.
+      expect((yield* patch(apiSs, { hidden: true })).body.hidden).toBe(true)
+      expect((yield* patch(apiSs, { path: "api" })).body.hidden).toBe(true)
+      expect(errorOf(yield* patch(apiSs, { hidden: "yes" }))).toEqual([400, 400])
+      expect((yield* patch(apiSs, { hidden: false })).body.hidden).toBe(false)
 
       const list = (query = "") => call("GET", `${spaces}${query}`, { token: s.token })
       const guideSs = (yield* list("?default=true")).body.items[0].id as string

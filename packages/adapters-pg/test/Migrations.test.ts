@@ -104,7 +104,8 @@ describe("migrate", () => {
       [21, "insight events keyed by their dedup key", "d34beaf64723ed334d1276b285dd7e897ee20688f6fe6831ea93d92fd57d6a8e"],
       [22, "openapi_text_chunks", "f1524763c3a13d6c436ee1121299f58bf84f82ea907c0694c0a17b05e15b7453"],
       [23, "site_redirects", "6ae4a02c082b616e8165e8836f731d491b283db9721714b549d2bac9e3174233"],
-      [24, "gitsync_sites", "7e26d1abb05c2aba2d3ccaa2e8925d2bed7d48b026e32ac41fe2be76025b68fb"]
+      [24, "gitsync_sites", "7e26d1abb05c2aba2d3ccaa2e8925d2bed7d48b026e32ac41fe2be76025b68fb"],
+      [25, "site_spaces_hidden", "7eadaa081da5134b4ff090c78a3daf3601a9d820766c54d3de2640215217a1f6"]
     ])
   })
 

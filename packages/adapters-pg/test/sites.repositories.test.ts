@@ -92,6 +92,7 @@ const siteSpace = (site: string, id: string, space: string, fields: Partial<Site
   spaceId: F.spaceId(space),
   path: id,
   condition: null,
+  hidden: false,
   position: "a0",
   createdAt: new Date(1_700_000_000_000),
   ...fields

@@ -131,8 +131,9 @@ const tree = (address: SiteAddress, space: ReaderPage, nodes: ReadonlyArray<Page
     })
   }</ul>`
 
+/** The spaces of the open one's scope a reader may switch to: hidden ones are left out, unless open. */
 const spaceSwitcher = (opened: OpenedSite, address: SiteAddress, space: ReaderSpace) => {
-  const siblings = siteSpacesIn(opened.shown.tree, space.siteSpace.sectionId)
+  const siblings = siteSpacesIn(opened.shown.tree, space.siteSpace.sectionId).filter((s) => !s.hidden || s.id === space.siteSpace.id)
   if (siblings.length < 2) return ""
   return html`<nav class="spaces" aria-label="Spaces"><ul>${
     siblings.map((s) => {

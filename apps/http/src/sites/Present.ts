@@ -144,6 +144,7 @@ export const sitePresenters = (base: string, spaceFields: ReadonlyArray<SpaceFie
       default: view.default,
       ...(s.condition !== null ? { condition: s.condition } : {}),
       draft: false,
+      hidden: s.hidden,
       urls: publishedAt(site, view.path)
     }
   }

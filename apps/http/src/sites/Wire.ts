@@ -47,6 +47,8 @@ export const SiteSpaceObject = Schema.Struct({
   default: Schema.Boolean,
   condition: Schema.optional(Schema.String),
   draft: Schema.Boolean,
+  /** Left out of the site's navigation. */
+  hidden: Schema.Boolean,
   urls: PublishedUrls
 }).annotations({ identifier: "SiteSpace" })
 

@@ -27,6 +27,7 @@ interface SectionItem {
 interface SiteSpaceItem {
   readonly id: string
   readonly path: string
+  readonly hidden: boolean
   readonly space: { readonly id: string; readonly title: string }
 }
 
@@ -90,6 +91,8 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
           ["changelog", "Changelog"]
         ]))
         expect(siteSpaces).toHaveLength(5)
+        // A hidden space is placed, left out of the navigation.
+        expect(siteSpaces.filter((s) => s.hidden).map((s) => s.space.title)).toEqual(["API"])
         // Spaces that share a directory share content: one space, in two sections.
         expect(bySpace("Guides")).toHaveLength(2)
         expect(new Set(bySpace("Guides").map((s) => s.space.id)).size).toBe(1)

@@ -233,6 +233,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
           spaceId: chosen.get(node.key)!.spaceId,
           path: node.path,
           condition: node.condition ?? null,
+          hidden: node.hidden === true,
           isDefault: node.default === true
         })
         const declaredSection = (node: SiteConfigSection): DeclaredSection => ({
@@ -343,6 +344,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
         } else if (node.type === "space" && siteSpace !== undefined) {
           if (siteSpace.path !== node.path) set(node.key, "path", siteSpace.path, node.path)
           if (!sameText(siteSpace.condition, node.condition)) set(node.key, "condition", siteSpace.condition ?? undefined, node.condition)
+          if (siteSpace.hidden !== (node.hidden === true)) set(node.key, "hidden", siteSpace.hidden ? true : undefined, node.hidden)
           const scopeDefault = siteSpace.sectionId === null
             ? tree.site.defaultSiteSpaceId
             : tree.sections.find((s) => s.id === siteSpace.sectionId)?.defaultSiteSpaceId
@@ -379,6 +381,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
           title,
           path: siteSpace.path,
           ...(isDefault ? { default: true } : {}),
+          ...(siteSpace.hidden ? { hidden: true } : {}),
           ...(siteSpace.condition !== null ? { condition: siteSpace.condition } : {}),
           content: { directory }
         }

@@ -17,6 +17,7 @@ export interface DeclaredSiteSpace {
   readonly spaceId: SpaceId
   readonly path: string
   readonly condition: string | null
+  readonly hidden: boolean
   readonly isDefault: boolean
 }
 
@@ -105,6 +106,7 @@ export const declareStructure = (
             spaceId: d.spaceId,
             path: d.path,
             condition: d.condition,
+            hidden: d.hidden,
             position: keys[i]!,
             createdAt: was?.createdAt ?? at
           }))

@@ -140,6 +140,8 @@ export const SiteSpace = Schema.Struct({
   spaceId: SpaceId,
   path: Schema.String,
   condition: Schema.NullOr(Schema.String),
+  /** Left out of the site's navigation, still open at its path (GitBook's `hidden`). */
+  hidden: Schema.Boolean,
   /** Order within its scope (the root, or its section). */
   position: Schema.String,
   createdAt: Schema.DateFromSelf
@@ -214,6 +216,7 @@ export type AddSiteSpaceInput = typeof AddSiteSpaceInput.Type
 
 export const UpdateSiteSpaceInput = Schema.Struct({
   path: Schema.optional(SiteSpacePath),
+  hidden: Schema.optional(Schema.Boolean),
   /** null removes it; absent leaves it. */
   condition: Schema.optional(Schema.NullOr(SiteCondition))
 })

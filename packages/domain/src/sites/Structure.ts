@@ -141,6 +141,7 @@ export const addSiteSpace = (
       spaceId: input.spaceId,
       path: freePath(slugify(input.spaceTitle, "space"), siblings.map((s) => s.path)),
       condition: null,
+      hidden: false,
       position: endOf(siblings),
       createdAt: input.at
     }
@@ -151,7 +152,11 @@ export const addSiteSpace = (
 export const updateSiteSpace = (
   tree: SiteTree,
   id: SiteSpaceId,
-  input: { readonly path?: string | undefined; readonly condition?: string | null | undefined }
+  input: {
+    readonly path?: string | undefined
+    readonly condition?: string | null | undefined
+    readonly hidden?: boolean | undefined
+  }
 ): Effect.Effect<SiteTree, StructureError> =>
   Effect.gen(function*() {
     const siteSpace = yield* findSiteSpace(tree, id)
@@ -164,7 +169,8 @@ export const updateSiteSpace = (
     return replaceSiteSpace(tree, {
       ...siteSpace,
       path: path ?? siteSpace.path,
-      condition: input.condition === undefined ? siteSpace.condition : input.condition
+      condition: input.condition === undefined ? siteSpace.condition : input.condition,
+      hidden: input.hidden ?? siteSpace.hidden
     })
   })
 
@@ -302,6 +308,7 @@ export const addSection = (
       spaceId: input.spaceId,
       path: slugify(input.spaceTitle, "space"),
       condition: null,
+      hidden: false,
       position: endOf([]),
       createdAt: input.at
     }

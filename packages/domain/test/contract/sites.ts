@@ -208,6 +208,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
           spaceId,
           path: "p",
           condition: null,
+          hidden: false,
           position,
           createdAt: at(1)
         })
@@ -276,6 +277,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
           spaceId: one!,
           path: "one",
           condition: null,
+          hidden: false,
           position: "a0",
           createdAt: at(3)
         }
