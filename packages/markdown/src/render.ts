@@ -103,7 +103,8 @@ const handlers: Handlers = {
   stepper: ((state: State, node: Stepper) => element("ol", { className: ["stepper"] }, state.all(node))) as Handler,
   step: ((state: State, node: Step) => element("li", { className: ["step"] }, state.all(node))) as Handler,
   columns: ((state: State, node: Columns) => element("div", { className: ["columns"] }, state.all(node))) as Handler,
-  column: ((state: State, node: Column) => element("div", { className: ["column", ...columnWidth(node.width)] }, state.all(node))) as Handler,
+  column:
+    ((state: State, node: Column) => element("div", { className: ["column", ...columnWidth(node.width)] }, state.all(node))) as Handler,
   expandable: ((state: State, node: Expandable) =>
     element("details", node.open ? { open: true } : {}, [
       element("summary", {}, [text(node.title)]),

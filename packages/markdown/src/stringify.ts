@@ -25,7 +25,11 @@ const step: Handle = (node: Step, _, state, info) => block("{% step %}", state.c
 const columns: Handle = (node: Columns, _, state, info) => block("{% columns %}", state.containerFlow(node, info), "{% endcolumns %}")
 
 const column: Handle = (node: Column, _, state, info) =>
-  block(node.width === undefined ? "{% column %}" : `{% column width=${tagValue(node.width)} %}`, state.containerFlow(node, info), "{% endcolumn %}")
+  block(
+    node.width === undefined ? "{% column %}" : `{% column width=${tagValue(node.width)} %}`,
+    state.containerFlow(node, info),
+    "{% endcolumn %}"
+  )
 
 // An embed or a file stands alone unless it has a caption.
 const embed: Handle = (node: Embed, _, state, info) => {
