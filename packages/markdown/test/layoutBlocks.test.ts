@@ -111,7 +111,11 @@ describe("steppers", () => {
     expect(schemaErrors(document)).toEqual([])
     const node = document.nodes?.[1]
     expect(node?.type).toBe("stepper")
-    expect(node?.object === "block" ? node.nodes?.map((step) => step.type) : []).toEqual(["stepper-step", "stepper-step", "stepper-step"])
+    expect(node?.object === "block" ? node.nodes?.map((step) => step.object === "text" ? "text" : step.type) : []).toEqual([
+      "stepper-step",
+      "stepper-step",
+      "stepper-step"
+    ])
     expect(fromDocument(document)).toBe(stepper)
   })
 
@@ -147,7 +151,7 @@ describe("columns", () => {
     expect(schemaErrors(document)).toEqual([])
     const node = document.nodes?.[0]
     expect(node?.type).toBe("columns")
-    expect(node?.object === "block" ? node.nodes?.map((column) => [column.type, column.object === "block" ? column.data : undefined]) : [])
+    expect(node?.object === "block" ? node.nodes?.map((column) => column.object === "block" ? [column.type, column.data] : []) : [])
       .toEqual([["column", { width: { value: 33.3, unit: "%" } }], ["column", {}]])
     expect(fromDocument(document)).toBe(columns)
   })
