@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url"
 import { deflateSync } from "node:zlib"
 import type { Locator, Page } from "playwright-core"
 import { browser } from "./browser.js"
+import { checkAnswer } from "./conformance.js"
 import { call, serverOrigin, testServer } from "./harness.js"
 import { publishedSite } from "./readerWeb.js"
 import { newUser } from "./scenario.js"
@@ -278,6 +279,22 @@ layer(testServer(MemoryStorage), { excludeTestServices: true, timeout: 180_000 }
         body: { changes: [{ operation: "insert_page", title: "Layout", document: { markdown: LAYOUT } }] }
       })
       expect(written.status).toBe(200)
+      // The same blocks in GitBook's document JSON, as GitBook's schema has them.
+      const pages = (yield* call("GET", `/v1/spaces/${spaceId}/content/pages`, { token })).body.pages as Array<{ id: string }>
+      const asDocumentPath = `/v1/spaces/${spaceId}/content/page/${pages[0]?.id}?format=document`
+      const asDocument = yield* call("GET", asDocumentPath, { token })
+      expect(asDocument.status).toBe(200)
+      expect(checkAnswer("GET", asDocumentPath.split("?")[0] as string, 200, asDocument.body)).toEqual([])
+      const nodes = asDocument.body.document.nodes as Array<{ type: string; nodes?: Array<{ type: string; data?: unknown }> }>
+      expect(nodes.find((node) => node.type === "stepper")?.nodes?.map((step) => step.type)).toEqual([
+        "stepper-step",
+        "stepper-step",
+        "stepper-step"
+      ])
+      expect(nodes.find((node) => node.type === "columns")?.nodes?.map((column) => column.data)).toEqual([
+        { width: { value: 40, unit: "%" } },
+        { width: { value: 60, unit: "%" } }
+      ])
       yield* publishedSite(org, admin, [spaceId], { basename: "docs" })
 
       const chromium = yield* browser
