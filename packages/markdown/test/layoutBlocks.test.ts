@@ -4,7 +4,7 @@ import type { Element, Root } from "hast"
 import { fromHtml } from "hast-util-from-html"
 import { toText } from "hast-util-to-text"
 import { describe, expect, it } from "vitest"
-import { fromDocument, parse, renderHtml, stringify, toDocument } from "../src/index.js"
+import { fromDocument, linksOf, parse, renderHtml, rewriteLinks, stringify, toDocument } from "../src/index.js"
 import { schemaErrors } from "./schema.js"
 
 const stepper = `# Getting started
@@ -163,6 +163,17 @@ describe("columns", () => {
     const column = kids(kids(render(markdown), "div", "columns")[0], "div", "column")[0]
     expect(kids(kids(column, "ol", "stepper")[0], "li", "step")).toHaveLength(3)
     expect(stringify(parse(markdown))).toBe(markdown)
+  })
+})
+
+describe("links in steps and columns", () => {
+  it("are found and rewritten in place, the blocks around them untouched", () => {
+    const markdown =
+      "{% stepper %}\n{% step %}\nRead [the guide](guide.md).\n{% endstep %}\n{% endstepper %}\n\n{% columns %}\n{% column %}\n![A map](map.png)\n{% endcolumn %}\n{% endcolumns %}\n"
+    expect(linksOf(markdown).map((link) => [link.kind, link.url])).toEqual([["link", "guide.md"], ["image", "map.png"]])
+    expect(rewriteLinks(markdown, (link) => link.url === "guide.md" ? "start/guide.md" : undefined)).toBe(
+      markdown.replace("(guide.md)", "(start/guide.md)")
+    )
   })
 })
 
