@@ -8,16 +8,19 @@ import { fileURLToPath } from "node:url"
 import { deflateSync } from "node:zlib"
 import type { Locator, Page } from "playwright-core"
 import { browser } from "./browser.js"
+import { checkAnswer } from "./conformance.js"
 import { call, serverOrigin, testServer } from "./harness.js"
 import { publishedSite } from "./readerWeb.js"
 import { newUser } from "./scenario.js"
 
 // The HTML GitBook's editor writes inside markdown (issue 40), published and opened in headless
 // Chromium: framed figures, tables, cards, icons, button links and aligned headings keep their
-// structure and all their text; screenshots in both themes go to test-artifacts/.
+// structure and all their text; so do steppers, columns and math (the reader's own CSP in force for
+// those); screenshots in both themes go to test-artifacts/.
 
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url))
 const FIXTURE = readFileSync(new URL("../../../packages/markdown/test/fixtures/gitbook-html.md", import.meta.url), "utf8")
+const LAYOUT = readFileSync(new URL("../../../packages/markdown/test/fixtures/gitbook-layout.md", import.meta.url), "utf8")
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n
@@ -263,5 +266,119 @@ layer(testServer(MemoryStorage), { excludeTestServices: true, timeout: 180_000 }
         yield* run(() => page.screenshot({ path: join(ARTIFACTS, `reader-blocks-${scheme}.png`), fullPage: true }))
         expect(yield* accessibilityProblems(page)).toEqual([])
       }
+    }), 180_000)
+  it.scoped("shows a stepper's numbered steps, columns side by side and math laid out on the server", () =>
+    Effect.gen(function*() {
+      const origin = yield* serverOrigin
+      const admin = yield* newUser("Lena Layout")
+      const token = admin.token
+      const org = (yield* call("POST", "/v1/orgs", { token, body: { title: "Layouts" } })).body.id as string
+      const spaceId = (yield* call("POST", `/v1/orgs/${org}/spaces`, { token, body: { title: "Guide" } })).body.id as string
+      const written = yield* call("POST", `/v1/spaces/${spaceId}/content`, {
+        token,
+        body: { changes: [{ operation: "insert_page", title: "Layout", document: { markdown: LAYOUT } }] }
+      })
+      expect(written.status).toBe(200)
+      // The same blocks in GitBook's document JSON, as GitBook's schema has them.
+      const pages = (yield* call("GET", `/v1/spaces/${spaceId}/content/pages`, { token })).body.pages as Array<{ id: string }>
+      const asDocumentPath = `/v1/spaces/${spaceId}/content/page/${pages[0]?.id}?format=document`
+      const asDocument = yield* call("GET", asDocumentPath, { token })
+      expect(asDocument.status).toBe(200)
+      expect(checkAnswer("GET", asDocumentPath.split("?")[0] as string, 200, asDocument.body)).toEqual([])
+      const nodes = asDocument.body.document.nodes as Array<{ type: string; nodes?: Array<{ type: string; data?: unknown }> }>
+      expect(nodes.find((node) => node.type === "stepper")?.nodes?.map((step) => step.type)).toEqual([
+        "stepper-step",
+        "stepper-step",
+        "stepper-step"
+      ])
+      expect(nodes.find((node) => node.type === "columns")?.nodes?.map((column) => column.data)).toEqual([
+        { width: { value: 40, unit: "%" } },
+        { width: { value: 60, unit: "%" } }
+      ])
+      yield* publishedSite(org, admin, [spaceId], { basename: "docs" })
+
+      const chromium = yield* browser
+      const context = yield* Effect.acquireRelease(
+        Effect.promise(() => chromium.newContext({ viewport: { width: 1280, height: 900 } })),
+        (c) => Effect.promise(() => c.close())
+      )
+      const page = yield* Effect.promise(() => context.newPage())
+      page.setDefaultTimeout(10_000)
+      const run = <A>(f: () => Promise<A>) => Effect.promise(f)
+      const refused: Array<string> = []
+      page.on("console", (message) => {
+        if (message.type() === "error") refused.push(message.text())
+      })
+      expect((yield* run(() => page.goto(`${origin}/sites/${org}/docs/`)))?.status()).toBe(200)
+      const article = page.locator("main article")
+      type Box = { readonly x: number; readonly y: number; readonly width: number; readonly height: number }
+      const box = (locator: Locator) => run(async () => (await locator.boundingBox()) as Box)
+
+      // The stepper: three numbered steps, each titled by its heading, the numbers drawn by the style sheet.
+      const steps = yield* run(() =>
+        article.locator("ol.stepper > li.step").evaluateAll((nodes) =>
+          nodes.map((step) => ({
+            title: step.querySelector("h4")?.firstChild?.textContent,
+            number: (globalThis as unknown as {
+              getComputedStyle: (e: unknown, pseudo: string) => { content: string }
+            }).getComputedStyle(step, "::before").content
+          }))
+        )
+      )
+      expect(steps).toEqual([
+        { title: "Create the space", number: "counter(step)" },
+        { title: "Write the first page", number: "counter(step)" },
+        { title: "Publish the site", number: "counter(step)" }
+      ])
+      const [first, second] = [yield* box(article.locator("li.step").nth(0)), yield* box(article.locator("li.step").nth(1))]
+      expect(second.y).toBeGreaterThanOrEqual(first.y + first.height - 1)
+
+      // Columns: side by side at 40% and 60% of the row, stacked on a narrow screen.
+      const left = article.locator(".columns > .column").nth(0)
+      const right = article.locator(".columns > .column").nth(1)
+      const row = yield* box(article.locator(".columns"))
+      const [l, r] = [yield* box(left), yield* box(right)]
+      expect(Math.abs(l.y - r.y)).toBeLessThan(2)
+      expect(r.x).toBeGreaterThan(l.x + l.width)
+      expect(l.width / row.width).toBeGreaterThan(0.3)
+      expect(l.width / row.width).toBeLessThan(0.42)
+      expect(r.width).toBeGreaterThan(l.width)
+      expect(yield* run(() => right.locator("pre").innerText())).toContain("octavo publish --site docs")
+
+      // Math: MathML from the server, inline and as a display block, laid out by the browser.
+      const inline = yield* run(() =>
+        article.locator("p span.math math").evaluateAll((nodes) => nodes.map((m) => m.querySelector("annotation")?.textContent))
+      )
+      expect(inline).toEqual(["r", "\\pi r^2"])
+      const display = article.locator("div.math math[display=block]")
+      expect(yield* run(() => display.locator("mfrac").count())).toBe(1)
+      expect(yield* run(() => display.locator("msubsup, munderover").count())).toBe(1)
+      const formula = yield* box(display)
+      expect(formula.height).toBeGreaterThan(20)
+      expect(yield* run(() => article.innerText())).not.toContain("{%")
+      expect(refused).toEqual([])
+
+      mkdirSync(ARTIFACTS, { recursive: true })
+      for (const scheme of ["light", "dark"] as const) {
+        yield* run(() => page.emulateMedia({ colorScheme: scheme }))
+        yield* run(() => page.screenshot({ path: join(ARTIFACTS, `reader-layout-${scheme}.png`), fullPage: true }))
+      }
+      // axe is injected as an inline script, which the reader's policy refuses: it runs in a page that bypasses it.
+      const checking = yield* Effect.acquireRelease(
+        Effect.promise(() => chromium.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } })),
+        (c) => Effect.promise(() => c.close())
+      )
+      const checked = yield* run(() => checking.newPage())
+      yield* run(() => checked.goto(`${origin}/sites/${org}/docs/`))
+      for (const scheme of ["light", "dark"] as const) {
+        yield* run(() => checked.emulateMedia({ colorScheme: scheme }))
+        expect(yield* accessibilityProblems(checked)).toEqual([])
+      }
+
+      yield* run(() => page.setViewportSize({ width: 420, height: 900 }))
+      const [narrowLeft, narrowRight] = [yield* box(left), yield* box(right)]
+      expect(narrowRight.y).toBeGreaterThanOrEqual(narrowLeft.y + narrowLeft.height - 1)
+      expect(Math.abs(narrowLeft.width - narrowRight.width)).toBeLessThan(2)
+      yield* run(() => page.screenshot({ path: join(ARTIFACTS, "reader-layout-narrow.png"), fullPage: true }))
     }), 180_000)
 })

@@ -134,7 +134,7 @@ const imageRefOf = (url: string): DocumentContentRef => {
 
 // Markdown to document.
 
-type Where = "document" | "hint" | "quote" | "item" | "tab" | "expandable"
+type Where = "document" | "hint" | "quote" | "item" | "tab" | "expandable" | "step" | "column"
 
 const essentials = ["paragraph", "heading-1", "heading-2", "heading-3", "list-ordered", "list-unordered", "list-tasks", "divider"]
 
@@ -152,13 +152,30 @@ const holds: Record<Where, ReadonlySet<string>> = {
     "expandable",
     "tabs",
     "table",
-    "content-ref"
+    "content-ref",
+    "stepper",
+    "columns"
   ]),
   hint: new Set([...essentials, "embed", "table"]),
   quote: new Set([...essentials, "blockquote"]),
   item: new Set([...essentials, "code", "hint", "blockquote", "math", "table"]),
   tab: new Set([...essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math"]),
-  expandable: new Set([...essentials, "file", "images", "code", "table", "hint", "blockquote"])
+  expandable: new Set([...essentials, "file", "images", "code", "table", "hint", "blockquote"]),
+  step: new Set([...essentials, "content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math", "expandable"]),
+  column: new Set([
+    ...essentials,
+    "images",
+    "code",
+    "hint",
+    "content-ref",
+    "embed",
+    "file",
+    "math",
+    "blockquote",
+    "table",
+    "expandable",
+    "stepper"
+  ])
 }
 
 const markOrder: ReadonlyArray<MarkType> = ["bold", "italic", "strikethrough", "code"]
@@ -356,6 +373,15 @@ const caption = (text: string): Array<DocumentFragment> =>
 
 const image = (url: string, alt: string | null | undefined, captionText: string): DocumentBlock =>
   voidBlock("image", { ref: imageRefOf(url), ...(alt ? { alt } : {}) }, caption(captionText))
+
+/** A block that must hold something holds an empty paragraph. */
+const nonEmpty = (nodes: Array<DocumentBlock>): Array<DocumentBlock> => nodes.length === 0 ? [paragraph([])] : nodes
+
+/** A column's width (`50%`, `200px`) as GitBook's length; undefined when it does not read as one. */
+const lengthOf = (width: string | undefined): { readonly value: number; readonly unit: string } | undefined => {
+  const found = width === undefined ? undefined : /^\s*(\d+(?:\.\d+)?)\s*(%|[a-z]+)\s*$/i.exec(width)
+  return found === undefined || found === null ? undefined : { value: Number(found[1]), unit: found[2] as string }
+}
 
 /** Where a list of sibling blocks is, the blocks of the document they make. */
 const blocks = (children: ReadonlyArray<RootContent>, where: Where, context: Context): Array<DocumentBlock> =>
@@ -645,6 +671,23 @@ const blockOf = (node: RootContent, where: Where, context: Context): Array<Docum
       if (can("tabs"))
         return [block("tabs", node.children.map((tab) => block("tabs-item", blocks(tab.children, "tab", context), { title: tab.title })))]
       return node.children.flatMap((tab) => [...boldParagraph(tab.title), ...blocks(tab.children, where, context)])
+    case "stepper":
+      if (can("stepper"))
+        return [block("stepper", node.children.map((step) => block("stepper-step", nonEmpty(blocks(step.children, "step", context)))))]
+      return node.children.flatMap((step) => blocks(step.children, where, context))
+    case "columns":
+      if (can("columns")) {
+        return [
+          block(
+            "columns",
+            node.children.map((column) => {
+              const width = lengthOf(column.width)
+              return block("column", nonEmpty(blocks(column.children, "column", context)), width === undefined ? {} : { width })
+            })
+          )
+        ]
+      }
+      return node.children.flatMap((column) => blocks(column.children, where, context))
     case "expandable": {
       if (!can("expandable")) return [...boldParagraph(node.title), ...blocks(node.children, where, context)]
       const body = blocks(node.children, "expandable", context)
@@ -1053,6 +1096,22 @@ const flowOf = (node: DocumentBlock): Array<FlowContent> => {
           title: stringOf(record(tab.data)["title"]) ?? "",
           children: flow(blockChildren(tab))
         }))
+      }]
+    case "stepper":
+      return [{ type: "stepper", children: blockChildren(node).map((step) => ({ type: "step", children: flow(blockChildren(step)) })) }]
+    case "columns":
+      return [{
+        type: "columns",
+        children: blockChildren(node).map((column) => {
+          const width = record(record(column.data)["width"])
+          const value = width["value"]
+          const unit = stringOf(width["unit"])
+          return {
+            type: "column",
+            ...(typeof value === "number" && unit !== undefined ? { width: `${value}${unit}` } : {}),
+            children: flow(blockChildren(column))
+          }
+        })
       }]
     case "table":
       return record(record(node.data)["view"])["type"] === "cards" ? [cardsOf(node)] : [tableOf(node)]

@@ -54,6 +54,31 @@ export interface Include extends Node {
   path: string
 }
 
+/** `{% stepper %}…{% endstepper %}`: numbered steps, only steps inside. */
+export interface Stepper extends Parent {
+  readonly type: "stepper"
+  children: Array<Step>
+}
+
+/** `{% step %}…{% endstep %}`: one step, whose first heading is its title. */
+export interface Step extends Parent {
+  readonly type: "step"
+  children: Array<FlowContent>
+}
+
+/** `{% columns %}…{% endcolumns %}`: columns side by side, only columns inside. */
+export interface Columns extends Parent {
+  readonly type: "columns"
+  children: Array<Column>
+}
+
+/** `{% column width="50%" %}…{% endcolumn %}`; the width as written, when given. */
+export interface Column extends Parent {
+  readonly type: "column"
+  width?: string
+  children: Array<FlowContent>
+}
+
 /** `<details><summary>title</summary>…</details>` */
 export interface Expandable extends Parent {
   readonly type: "expandable"
@@ -82,6 +107,8 @@ declare module "mdast" {
     include: Include
     expandable: Expandable
     figure: Figure
+    stepper: Stepper
+    columns: Columns
   }
   interface RootContentMap {
     hint: Hint
@@ -93,6 +120,10 @@ declare module "mdast" {
     include: Include
     expandable: Expandable
     figure: Figure
+    stepper: Stepper
+    step: Step
+    columns: Columns
+    column: Column
   }
   /** `{% code title="…" overflow="wrap" lineNumbers="true" %}` around a fence, or `title="…"` in its meta. */
   interface CodeData {

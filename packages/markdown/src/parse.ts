@@ -7,7 +7,23 @@ import { frontmatter } from "micromark-extension-frontmatter"
 import { gfm } from "micromark-extension-gfm"
 import { math } from "micromark-extension-math"
 import type { Position } from "unist"
-import type { ContentRef, Embed, Expandable, FileBlock, Figure, FlowContent, Hint, HintStyle, Include, Tab, Tabs } from "./nodes.js"
+import type {
+  Column,
+  Columns,
+  ContentRef,
+  Embed,
+  Expandable,
+  FileBlock,
+  Figure,
+  FlowContent,
+  Hint,
+  HintStyle,
+  Include,
+  Step,
+  Stepper,
+  Tab,
+  Tabs
+} from "./nodes.js"
 import { hintStyles } from "./nodes.js"
 import type { Marks, Span } from "./syntax.js"
 import { gitbookTags, gitbookTagsFromMarkdown } from "./syntax.js"
@@ -28,7 +44,7 @@ type Tag =
   | { readonly kind: "html"; readonly node: Html; readonly tag: HtmlTag }
 
 // Liquid tags that wrap content until their `end<name>`; `embed` and `file` may also stand alone.
-const paired = new Set(["hint", "tabs", "tab", "code", "content-ref", "embed", "file"])
+const paired = new Set(["hint", "tabs", "tab", "stepper", "step", "columns", "column", "code", "content-ref", "embed", "file"])
 const optionallyPaired = new Set(["embed", "file"])
 
 interface Frame {
@@ -61,7 +77,9 @@ const flowTypes = new Set([
   "file",
   "include",
   "expandable",
-  "figure"
+  "figure",
+  "stepper",
+  "columns"
 ])
 
 const isFlow = (node: RootContent): node is FlowContent => flowTypes.has(node.type)
@@ -134,6 +152,29 @@ const assemble = (children: ReadonlyArray<RootContent>, tags: WeakSet<Nodes>, pa
       case "tab": {
         if (content === undefined) return undefined
         const node: Tab = { type: "tab", title: attribute(tag, "title")?.value ?? "", children: content }
+        return at(node, position)
+      }
+      case "stepper": {
+        const steps = children.filter((child): child is Step => child.type === "step")
+        if (steps.length !== children.length) return undefined
+        const node: Stepper = { type: "stepper", children: steps }
+        return at(node, position)
+      }
+      case "step": {
+        if (content === undefined) return undefined
+        const node: Step = { type: "step", children: content }
+        return at(node, position)
+      }
+      case "columns": {
+        const columns = children.filter((child): child is Column => child.type === "column")
+        if (columns.length !== children.length) return undefined
+        const node: Columns = { type: "columns", children: columns }
+        return at(node, position)
+      }
+      case "column": {
+        const width = attribute(tag, "width")?.value
+        if (content === undefined) return undefined
+        const node: Column = { type: "column", ...(width === undefined ? {} : { width }), children: content }
         return at(node, position)
       }
       case "code": {
@@ -264,7 +305,11 @@ const flowParents = new Set([
   "embed",
   "contentRef",
   "file",
-  "expandable"
+  "expandable",
+  "stepper",
+  "step",
+  "columns",
+  "column"
 ])
 
 const walk = (parent: Parent, tags: WeakSet<Nodes>, parsed: Parsed) => {
@@ -288,8 +333,8 @@ export const parseWithSpans = (markdown: string): Parsed => {
 }
 
 /**
- * GitBook markdown as mdast: GFM, YAML front matter, math, and GitBook's blocks (hints, tabs, code
- * titles, embeds, content refs, files, includes, expandables, figures) as custom nodes whose
+ * GitBook markdown as mdast: GFM, YAML front matter, math, and GitBook's blocks (hints, tabs, steppers,
+ * columns, code titles, embeds, content refs, files, includes, expandables, figures) as custom nodes whose
  * content is parsed markdown. Unknown tags and HTML stay as `html` nodes, verbatim.
  */
 export const parse = (markdown: string): Root => parseWithSpans(markdown).tree

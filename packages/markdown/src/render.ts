@@ -11,7 +11,7 @@ import { defaultHandlers, type Handler, type State, toHast } from "mdast-util-to
 import { gfm } from "micromark-extension-gfm"
 import { lineOf } from "./html/tree.js"
 import { parseHtml } from "./html/parse.js"
-import type { ContentRef, Embed, Expandable, Figure, FileBlock, Hint, Tab, Tabs } from "./nodes.js"
+import type { Column, Columns, ContentRef, Embed, Expandable, Figure, FileBlock, Hint, Step, Stepper, Tab, Tabs } from "./nodes.js"
 import { parse } from "./parse.js"
 import { cellMarkdown, classesOf, gitbookBlocks, mapElements } from "./render/blocks.js"
 import { clean, parseRawHtml } from "./render/sanitize.js"
@@ -99,6 +99,12 @@ const handlers: Handlers = {
       element("p", { className: ["tab-title"] }, [text(node.title)]),
       ...state.all(node)
     ])) as Handler,
+  // A step's first heading is its title: the list numbers the steps, the heading names them.
+  stepper: ((state: State, node: Stepper) => element("ol", { className: ["stepper"] }, state.all(node))) as Handler,
+  step: ((state: State, node: Step) => element("li", { className: ["step"] }, state.all(node))) as Handler,
+  columns: ((state: State, node: Columns) => element("div", { className: ["columns"] }, state.all(node))) as Handler,
+  column:
+    ((state: State, node: Column) => element("div", { className: ["column", ...columnWidth(node.width)] }, state.all(node))) as Handler,
   expandable: ((state: State, node: Expandable) =>
     element("details", node.open ? { open: true } : {}, [
       element("summary", {}, [text(node.title)]),
@@ -118,6 +124,17 @@ const handlers: Handlers = {
   math: ((_state: State, node: Nodes & { value: string }) => element("div", { className: ["math"], dataTex: node.value }, [])) as Handler,
   inlineMath:
     ((_state: State, node: Nodes & { value: string }) => element("span", { className: ["math"], dataTex: node.value }, [])) as Handler
+}
+
+/**
+ * A column's width as a class of the reader's style sheet (`column-w50`), in steps of 5%: the reader's
+ * content security policy allows no inline style. A width in other units leaves the column its share.
+ */
+const columnWidth = (width: string | undefined): Array<string> => {
+  const percent = width === undefined ? undefined : /^\s*(\d+(?:\.\d+)?)\s*%\s*$/.exec(width)?.[1]
+  if (percent === undefined) return []
+  const step = Math.min(95, Math.max(5, Math.round(Number(percent) / 5) * 5))
+  return [`column-w${step}`]
 }
 
 const urlBlock = (node: Embed | ContentRef | FileBlock, kind: string): Element => {
@@ -228,7 +245,7 @@ const layMath = (tree: HastRoot): void =>
 
 /**
  * A page's markdown as HTML for readers, GitBook's blocks included: hints as notes, tabs as titled
- * panels, expandables as `<details>`, code with its title, figures, embeds and content references as
+ * panels, steppers as numbered lists of steps, columns side by side, expandables as `<details>`, code with its title, figures, embeds and content references as
  * links, math as MathML (KaTeX). The HTML GitBook's editor writes in markdown is read as HTML (framed
  * figures, tables, cards, icons, button links, aligned headings and paragraphs) and any other HTML is
  * cleaned by an allowlist; links and images of both point where `options` say. Headings carry GitHub's

@@ -4,7 +4,7 @@ import { gfmToMarkdown } from "mdast-util-gfm"
 import { mathToMarkdown } from "mdast-util-math"
 import type { Handle, Options } from "mdast-util-to-markdown"
 import { defaultHandlers, toMarkdown } from "mdast-util-to-markdown"
-import type { ContentRef, Embed, Expandable, FileBlock, Figure, Hint, Include, Tab, Tabs } from "./nodes.js"
+import type { Column, Columns, ContentRef, Embed, Expandable, FileBlock, Figure, Hint, Include, Step, Stepper, Tab, Tabs } from "./nodes.js"
 import { figureHtml, summaryHtml, tagUrl, tagValue } from "./tags.js"
 
 /** A tag block: the opening line, the content (if any) and the closing line. */
@@ -17,6 +17,19 @@ const tabs: Handle = (node: Tabs, _, state, info) => block("{% tabs %}", state.c
 
 const tab: Handle = (node: Tab, _, state, info) =>
   block(`{% tab title=${tagValue(node.title)} %}`, state.containerFlow(node, info), "{% endtab %}")
+
+const stepper: Handle = (node: Stepper, _, state, info) => block("{% stepper %}", state.containerFlow(node, info), "{% endstepper %}")
+
+const step: Handle = (node: Step, _, state, info) => block("{% step %}", state.containerFlow(node, info), "{% endstep %}")
+
+const columns: Handle = (node: Columns, _, state, info) => block("{% columns %}", state.containerFlow(node, info), "{% endcolumns %}")
+
+const column: Handle = (node: Column, _, state, info) =>
+  block(
+    node.width === undefined ? "{% column %}" : `{% column width=${tagValue(node.width)} %}`,
+    state.containerFlow(node, info),
+    "{% endcolumn %}"
+  )
 
 // An embed or a file stands alone unless it has a caption.
 const embed: Handle = (node: Embed, _, state, info) => {
@@ -93,7 +106,7 @@ const options: Options = {
   fences: true,
   listItemIndent: "one",
   extensions: [gfmToMarkdown(), frontmatterToMarkdown(["yaml"]), mathToMarkdown({ singleDollarTextMath: false })],
-  handlers: { hint, tabs, tab, embed, file, contentRef, include, expandable, figure, code, list },
+  handlers: { hint, tabs, tab, stepper, step, columns, column, embed, file, contentRef, include, expandable, figure, code, list },
   // Text that would read as a tag line is escaped: `\{% … %}`; so are dollars next to dollars, which
   // would read as math (or spoil the `$$` of math next to them).
   unsafe: [

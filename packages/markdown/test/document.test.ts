@@ -264,10 +264,10 @@ describe("fromDocument", () => {
         },
         {
           object: "block" as const,
-          type: "stepper",
+          type: "updates",
           nodes: [{
             object: "block" as const,
-            type: "stepper-step",
+            type: "update",
             nodes: [{
               object: "block" as const,
               type: "paragraph",

@@ -11,7 +11,7 @@ import type {
   MarkType
 } from "../src/index.js"
 
-type Where = "document" | "hint" | "quote" | "item" | "tab" | "expandable"
+type Where = "document" | "hint" | "quote" | "item" | "tab" | "expandable" | "step" | "column"
 
 const marks: ReadonlyArray<MarkType> = ["bold", "italic", "strikethrough", "code"]
 
@@ -212,6 +212,18 @@ const blocksIn = (where: Where, depth: number): fc.Arbitrary<DocumentBlock> => {
         tabs: fc.array(fc.tuple(plainWords, nested("tab", 0)), { minLength: 1, maxLength: 2 }).map((tabs) =>
           block("tabs", tabs.map(([title, nodes]) => block("tabs-item", nodes, { title })))
         ),
+        stepper: fc.array(nested("step"), { minLength: 1, maxLength: 3 }).map((steps) =>
+          block("stepper", steps.map((nodes) => block("stepper-step", nodes)))
+        ),
+        columns: fc.array(fc.tuple(fc.option(fc.integer({ min: 10, max: 90 }), { nil: undefined }), nested("column")), {
+          minLength: 1,
+          maxLength: 3
+        }).map((columns) =>
+          block(
+            "columns",
+            columns.map(([width, nodes]) => block("column", nodes, width === undefined ? {} : { width: { value: width, unit: "%" } }))
+          )
+        ),
         expandable: fc.tuple(plainWords, fc.boolean(), nested("expandable")).map(([title, open, nodes]) =>
           voidBlock("expandable", open ? { defaultExpanded: true } : {}, [
             {
@@ -227,12 +239,28 @@ const blocksIn = (where: Where, depth: number): fc.Arbitrary<DocumentBlock> => {
       : {})
   }
   const holds: Record<Where, ReadonlyArray<string>> = {
-    document: ["blockquote", "hint", "images", "file", "embed", "code", "math", "expandable", "tabs", "table", "content-ref"],
+    document: [
+      "blockquote",
+      "hint",
+      "images",
+      "file",
+      "embed",
+      "code",
+      "math",
+      "expandable",
+      "tabs",
+      "table",
+      "content-ref",
+      "stepper",
+      "columns"
+    ],
     hint: ["embed", "table"],
     quote: ["blockquote"],
     item: ["code", "hint", "blockquote", "math", "table"],
     tab: ["content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math"],
-    expandable: ["file", "images", "code", "table", "hint", "blockquote"]
+    expandable: ["file", "images", "code", "table", "hint", "blockquote"],
+    step: ["content-ref", "code", "embed", "file", "images", "hint", "blockquote", "math", "expandable"],
+    column: ["images", "code", "hint", "content-ref", "embed", "file", "math", "blockquote", "table", "expandable", "stepper"]
   }
   const extra = holds[where].flatMap((type) => more[type] ?? [])
   return fc.oneof(...essentials, ...extra)
@@ -262,7 +290,9 @@ export const topLevelTypes = [
   "expandable",
   "tabs",
   "table",
-  "content-ref"
+  "content-ref",
+  "stepper",
+  "columns"
 ]
 export const blockOfType = (type: string): fc.Arbitrary<DocumentBlock> =>
   blocksIn("document", 2).filter((each) => each.type === type || (type === "heading-1" && each.type.startsWith("heading-")))
@@ -318,6 +348,11 @@ const lines = [
   "{% step %}",
   "{% endstep %}",
   "{% endstepper %}",
+  "{% columns %}",
+  "{% column width=\"50%\" %}",
+  "{% column %}",
+  "{% endcolumn %}",
+  "{% endcolumns %}",
   "<details>",
   "<details open>",
   "<summary>Summary</summary>",

@@ -89,6 +89,16 @@ blockquote { margin: 1rem 0; padding: 0 1rem; border-left: 4px solid var(--line)
 .tab { padding: 0 1rem; border-top: 1px solid var(--line); }
 .tab:first-child { border-top: 0; }
 .tab-title { font-weight: 600; margin: .75rem 0 0; }
+.stepper { list-style: none; counter-reset: step; padding: 0; margin: 1.5rem 0; }
+.step { counter-increment: step; position: relative; padding: 0 0 .5rem 2.75rem; margin: 0; }
+.step::before { content: counter(step); position: absolute; left: 0; top: 0; width: 1.9rem; height: 1.9rem; border-radius: 50%;
+  background: var(--accent); color: var(--accent-fg); font-weight: 700; text-align: center; line-height: 1.9rem; }
+.step:not(:last-child)::after { content: ""; position: absolute; left: .9rem; top: 2.3rem; bottom: .3rem; border-left: 2px solid var(--line); }
+.step > :first-child { margin-top: 0; padding-top: .15rem; }
+.columns { display: flex; gap: 1.5rem; margin: 1.5rem 0; }
+.column { flex: 1 1 0; min-width: 0; }
+.column > :first-child { margin-top: 0; }
+${Array.from({ length: 19 }, (_, i) => (i + 1) * 5).map((w) => `.column-w${w} { flex: 0 1 ${w}%; }`).join("\n")}
 details { border: 1px solid var(--line); border-radius: 6px; padding: .5rem 1rem; margin: 1rem 0; }
 summary { cursor: pointer; font-weight: 600; }
 .math { font-style: italic; }
@@ -135,6 +145,7 @@ kbd { font: .85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; bord
 .sign-in input { padding: .5rem .6rem; border: 1px solid var(--line); border-radius: 6px; background: var(--soft); color: var(--fg); max-width: 100%; }
 .sign-in button { padding: .5rem 1rem; border: 0; border-radius: 6px; background: var(--accent); color: var(--accent-fg); cursor: pointer; }
 @media (max-width: 64rem) { .layout { grid-template-columns: 14rem minmax(0, 1fr); } .outline { display: none; } }
+@media (max-width: 44rem) { .columns { flex-direction: column; } .column { flex-basis: auto; } }
 @media (max-width: 44rem) { .layout { display: block; } .sidebar { position: static; max-height: none; border-bottom: 1px solid var(--line); } }
 `
 
