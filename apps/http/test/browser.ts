@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs"
-import { type Browser, chromium } from "playwright-core"
+import { existsSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { type Browser, chromium, type Page } from "playwright-core"
 import { Effect } from "effect"
 
 /**
@@ -33,3 +34,20 @@ export const browser = Effect.acquireRelease(
   Effect.promise(async (): Promise<Browser> => chromium.launch({ executablePath: await executable(), args: ARGS, headless: true })),
   (b) => Effect.promise(() => b.close())
 )
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
+
+/** axe-core's serious and critical violations on the page, as `rule: target` lines. */
+export const accessibilityProblems = (page: Page) =>
+  Effect.promise(async () => {
+    await page.addScriptTag({ content: axeSource })
+    const result = await page.evaluate(async () => {
+      const axe = (globalThis as unknown as {
+        axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: Array<string> }> }> }> }
+      }).axe
+      return axe.run()
+    })
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`))
+  })

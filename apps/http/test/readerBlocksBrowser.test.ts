@@ -2,12 +2,11 @@ import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { deflateSync } from "node:zlib"
-import type { Locator, Page } from "playwright-core"
-import { browser } from "./browser.js"
+import type { Locator } from "playwright-core"
+import { accessibilityProblems, browser } from "./browser.js"
 import { checkAnswer } from "./conformance.js"
 import { call, serverOrigin, testServer } from "./harness.js"
 import { publishedSite } from "./readerWeb.js"
@@ -63,23 +62,6 @@ const png = (width: number, height: number, top: readonly [number, number, numbe
     chunk("IEND", Buffer.alloc(0))
   ]).toString("base64")
 }
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
-/** axe-core's serious and critical violations on the page, as `rule: target` lines. */
-const accessibilityProblems = (page: Page) =>
-  Effect.promise(async () => {
-    await page.addScriptTag({ content: axeSource })
-    const result = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as {
-        axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: Array<string> }> }> }> }
-      }).axe
-      return axe.run()
-    })
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`))
-  })
 
 const BLOCK_TAGS = /<\/?(?:p|div|h[1-6]|table|thead|tbody|tr|td|th|figure|figcaption|colgroup|col)\b[^>]*>/g
 

@@ -2,12 +2,10 @@ import { MemoryStorage } from "@octavo/adapters-memory"
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SignJWT } from "jose"
-import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import type { Page } from "playwright-core"
-import { browser } from "./browser.js"
+import { accessibilityProblems, browser } from "./browser.js"
 import { call, serverOrigin, testServer } from "./harness.js"
 import { publishedSite, spaceWithPages } from "./readerWeb.js"
 import { newUser } from "./scenario.js"
@@ -17,22 +15,6 @@ import { newUser } from "./scenario.js"
 // the light and the dark theme are kept in apps/http/test-artifacts/.
 
 const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url))
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
-/** axe-core's serious and critical violations on the page, as `rule: target` lines. */
-const accessibilityProblems = (page: Page) =>
-  Effect.promise(async () => {
-    await page.addScriptTag({ content: axeSource })
-    const result = await page.evaluate(async () => {
-      const axe = (globalThis as unknown as {
-        axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: Array<string> }> }> }> }
-      }).axe
-      return axe.run()
-    })
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`))
-  })
 
 const welcome = "Read [the install guide](install.md#steps).\n\n## Overview\n\nWords about zeppelins.\n\n" +
   "{% hint style=\"info\" %}\nA hint for readers.\n{% endhint %}\n\n" +
