@@ -3,17 +3,9 @@ import { Actor } from "../identity/Actor.js"
 import { now } from "../shared/Time.js"
 import { makeExport } from "./Export.js"
 import { ABANDONED_AFTER_MS, type GitOperation, OPERATION_TIMEOUT_MS, redact } from "./GitSync.js"
-import { type Job, makeGitSyncWork, type Outcome } from "./GitSyncWork.js"
+import { type Job, makeGitSyncWork, type Outcome, sentenceOf } from "./GitSyncWork.js"
 import { makeImport } from "./Import.js"
 import { GitFailed, GitSyncRepository, ServerInstance } from "./Ports.js"
-
-/** Failure sentences of an operation: Git's (already redacted) and the domain's. */
-const sentenceOf = (cause: Cause.Cause<unknown>): string => {
-  const failure = Cause.failureOption(cause)
-  if (Option.isNone(failure)) return "The operation stopped on an internal error"
-  const error = failure.value as { readonly _tag?: string; readonly reason?: string; readonly message?: string }
-  return error.reason ?? error.message ?? String(failure.value)
-}
 
 /**
  * The runner of Git Sync operations (conventions-2.md §8): runs one queued import or export as the actor who asked,

@@ -1,4 +1,4 @@
-import { Clock, Effect, Option, Schema } from "effect"
+import { Cause, Clock, Effect, Option, Schema } from "effect"
 import { ContentFiles } from "../content/ContentFileService.js"
 import type { RevisionContent } from "../content/Page.js"
 import { BlobStore } from "../content/Ports.js"
@@ -115,3 +115,11 @@ export const readProject = (session: GitSession, snapshot: Snapshot, projectDire
     const root = contentRootOf(projectDirectory, config)
     return { config, root, configFiles }
   })
+
+/** Failure sentences of an operation: Git's (already redacted) and the domain's. */
+export const sentenceOf = (cause: Cause.Cause<unknown>): string => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isNone(failure)) return "The operation stopped on an internal error"
+  const error = failure.value as { readonly _tag?: string; readonly reason?: string; readonly message?: string }
+  return error.reason ?? error.message ?? String(failure.value)
+}

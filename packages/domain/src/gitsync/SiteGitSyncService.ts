@@ -31,6 +31,7 @@ import {
   type SiteSpaceOperation
 } from "./GitSync.js"
 import { GitSyncQueue } from "./GitSyncQueueService.js"
+import { sentenceOf } from "./GitSyncWork.js"
 import { GitSync } from "./GitSyncService.js"
 import { OCTAVO_COMMITTER } from "./Export.js"
 import {
@@ -72,15 +73,7 @@ interface SiteJob {
   readonly actor: User
 }
 
-/** The first sentence of a failure (Git's reasons are already redacted). */
-const sentenceOf = (cause: Cause.Cause<unknown>): string => {
-  const failure = Cause.failureOption(cause)
-  if (Option.isNone(failure)) return "The operation stopped on an internal error"
-  const error = failure.value as { readonly reason?: string; readonly message?: string }
-  return error.reason ?? error.message ?? String(failure.value)
-}
-
-/** The text of a tree's item, found by id, for the edits of an export. */
+/** Whether an item's optional text (null when absent) and a node's (undefined when absent) say the same. */
 const sameText = (a: string | null | undefined, b: string | null | undefined) => (a ?? null) === (b ?? null)
 
 /**
