@@ -291,6 +291,9 @@ layer(testServer(MemoryStorage), { excludeTestServices: true, timeout: 180_000 }
       page.on("console", (message) => {
         if (message.type() === "error") refused.push(message.text())
       })
+      page.on("response", (response) => {
+        if (response.status() >= 400) refused.push(`${response.status()} ${response.url()}`)
+      })
       expect((yield* run(() => page.goto(`${origin}/sites/${org}/docs/`)))?.status()).toBe(200)
       const article = page.locator("main article")
       type Box = { readonly x: number; readonly y: number; readonly width: number; readonly height: number }

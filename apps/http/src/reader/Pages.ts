@@ -61,6 +61,7 @@ export const document = (input: {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${input.title}</title>
+<link rel="icon" href="data:,">
 ${input.description === undefined || input.description === "" ? "" : html`<meta name="description" content="${input.description}">`}
 <link rel="stylesheet" href="${input.assets ?? ASSETS}/${styleName}">
 ${input.markdownHref === undefined ? "" : html`<link rel="alternate" type="text/markdown" href="${input.markdownHref}">`}
