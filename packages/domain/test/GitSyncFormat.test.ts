@@ -328,7 +328,8 @@ const asGitbookWrites = (files: ReadonlyMap<string, Uint8Array>, isms: typeof gi
   return out
 }
 
-describe("Git Sync format", () => {
+// The property tests below generate whole repositories: tens of seconds on a loaded 2-core machine, not a time goal.
+describe("Git Sync format", { timeout: 180_000 }, () => {
   it("paths resolve and relate", () => {
     expect(resolvePath("a/b", "../c.md")).toBe("a/c.md")
     expect(resolvePath("", "../c.md")).toBeUndefined()
