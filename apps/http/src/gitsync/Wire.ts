@@ -1,11 +1,8 @@
+import { Direction, OperationStage as Stage, OperationState } from "@octavo/domain"
 import { Schema } from "effect"
 
 // GitBook's `GitSyncState` is a space's `gitSync` first: the spaces context states it.
 export { GitSyncStateObject } from "../spaces/Wire.js"
-
-const OperationState = Schema.Literal("running", "success", "failure", "timeout")
-const Direction = Schema.Literal("import", "export")
-const Stage = Schema.Literal("repo_fetch", "config_check", "content_process", "finalize")
 
 /** One space's part of a site operation: GitBook's `GitSyncSpaceOperation` (its counters are always 0 there too). */
 export const GitSyncSpaceOperationObject = Schema.Struct({
@@ -22,13 +19,7 @@ export const GitSyncSpaceOperationObject = Schema.Struct({
 
 /** GitBook's `GitSyncSiteOperation`. */
 export const GitSyncSiteOperationObject = Schema.Struct({
-  state: OperationState,
-  direction: Direction,
-  stage: Stage,
-  startedAt: Schema.String,
-  updatedAt: Schema.String,
-  completedAt: Schema.optional(Schema.String),
-  error: Schema.optional(Schema.String),
+  ...GitSyncSpaceOperationObject.omit("dispatchedTasks", "completedTasks").fields,
   spaces: Schema.Record({ key: Schema.String, value: GitSyncSpaceOperationObject })
 })
 

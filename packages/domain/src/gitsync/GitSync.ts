@@ -275,13 +275,8 @@ export type SiteSpaceOperation = typeof SiteSpaceOperation.Type
 
 /** The last (or current) operation of a site's sync (GitBook's `GitSyncSiteOperation`). */
 export const SiteOperation = Schema.Struct({
-  state: OperationState,
-  direction: Direction,
+  ...SiteSpaceOperation.fields,
   stage: OperationStage,
-  startedAt: Schema.Date,
-  updatedAt: Schema.Date,
-  completedAt: Schema.optional(Schema.Date),
-  error: Schema.optional(StoredString),
   /** The server instance running it: only that one may fail it on restart. */
   owner: Schema.optional(StoredString),
   /** By space id. */
@@ -328,10 +323,7 @@ export const ImportSiteGitInput = Schema.Struct({
 export type ImportSiteGitInput = typeof ImportSiteGitInput.Type
 
 export const ExportSiteGitInput = Schema.Struct({
-  url: RepositoryUrl,
-  ref: BranchRef,
-  repoProjectDirectory: Schema.optional(ProjectDirectory),
-  commitMessage: boundedString({ min: 1, max: 4096 }),
-  force: Schema.optional(Schema.Boolean)
+  ...ImportSiteGitInput.fields,
+  commitMessage: boundedString({ min: 1, max: 4096 })
 })
 export type ExportSiteGitInput = typeof ExportSiteGitInput.Type
