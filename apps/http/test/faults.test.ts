@@ -228,28 +228,40 @@ const stalledRequest = (port: number) =>
   })
 
 /**
- * A write in flight when the stop comes: its headers and half its body are sent at once, the rest on `finish`. The
- * server must still answer it, as its connection's last answer. Resolves with the raw answer once the connection closes.
+ * A write in flight when the stop comes. It asks `Expect: 100-continue`, so the server's "100 Continue" says it has
+ * read the request's headers (a request the server has not read yet is not in flight: a stopping server may close its
+ * connection as idle); then half its body is sent, the rest on `finish`. The server must still answer it, as its
+ * connection's last answer. Resolves once the server has read the headers; `answer` holds the final answer, without
+ * the interim one, once the connection closes.
  */
 const finishingRequest = (port: number) =>
   new Promise<{ readonly finish: () => void; readonly answer: Promise<string> }>((resolve, reject) => {
     const body = JSON.stringify({ title: "Finished after the signal" })
     const half = Math.floor(body.length / 2)
+    const interim = "HTTP/1.1 100 Continue\r\n\r\n"
     let answer = ""
+    let continued = false
     const socket = connect(port, "127.0.0.1", () => {
       socket.write(
-        `POST /v1/orgs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN}\r\n` +
-          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`
+        `POST /v1/orgs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ADMIN}\r\nExpect: 100-continue\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`
       )
+    })
+    socket.setEncoding("utf8")
+    socket.on("data", (chunk: string) => {
+      answer += chunk
+      if (continued || !answer.startsWith(interim)) return
+      continued = true
+      answer = answer.slice(interim.length)
+      socket.write(body.slice(0, half))
       resolve({
         finish: () => socket.write(body.slice(half)),
         answer: new Promise<string>((done) => socket.on("close", () => done(answer)))
       })
     })
-    socket.setEncoding("utf8")
-    socket.on("data", (chunk: string) => (answer += chunk))
     socket.on("error", () => undefined)
     socket.once("error", reject)
+    socket.once("close", () => continued || reject(new Error(`closed before the server read the headers: ${answer}`)))
   })
 
 /** A keep-alive connection that answered once and is idle: the stopping server closes it at once. */
