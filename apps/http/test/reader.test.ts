@@ -219,6 +219,30 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
         expect(apiPage.text).toContain(`<a href="${base}/${apiSection.path}" aria-current="true">API</a>`)
         expect(linksIn(apiPage.text, `<nav class="spaces"`)).toEqual([])
         expect(h1Of((yield* web(`${base}/${cliSection.path}/commands`)).text)).toEqual(["Commands"])
+
+        // A space written in French is read in French: its page's language, and the titles localized in French.
+        const group = (yield* call("GET", `${site.path}/section-groups`, { token })).body.items[0].id as string
+        const v2SiteSpace = ((yield* call("GET", `${site.path}/site-spaces?limit=100`, { token })).body.items as Array<
+          { id: string; space: { id: string } }
+        >).find((s) => s.space.id === v2.spaceId)!.id
+        const french = { fr: "Référence" }
+        expect((yield* call("PATCH", `${site.path}/sections/${apiSection.id}`, { token, body: { localizedTitle: french } })).status).toBe(
+          200
+        )
+        yield* call("PATCH", `${site.path}/section-groups/${group}`, { token, body: { localizedTitle: { fr: "Outils" } } })
+        yield* call("PATCH", `${site.path}/site-spaces/${v2SiteSpace}`, { token, body: { localizedTitle: { fr: "Guide, 2e édition" } } })
+        expect((yield* call("PATCH", `/v1/spaces/${v2.spaceId}`, { token, body: { language: "fr" } })).status).toBe(200)
+        const inFrench = (yield* web(switcher[1]!)).text
+        expect(inFrench).toContain(`<html lang="fr">`)
+        expect(inFrench).toContain(`<a href="${base}/${apiSection.path}">Référence</a>`)
+        expect(inFrench).toContain("<summary>Outils</summary>")
+        expect(inFrench).toContain(`aria-current="page">Guide, 2e édition</a>`)
+        // The other spaces have no language: English, and the titles as they are.
+        const inEnglish = (yield* web(`${base}/`)).text
+        expect(inEnglish).toContain(`<html lang="en">`)
+        expect(inEnglish).toContain(`<a href="${base}/${apiSection.path}">API</a>`)
+        expect(inEnglish).toContain("<summary>Tools</summary>")
+        expect(inEnglish).toContain(`>Guide v2</a>`)
       }))
 
     it.effect("unlisted, share-link and visitor-auth sites: headers, cookies, redirects, 404 and 401", () =>

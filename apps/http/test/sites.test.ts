@@ -625,6 +625,46 @@ layer(testServer(storage), { excludeTestServices: true, timeout: 120_000 })("sit
       expect(errorOf(yield* call("DELETE", `${groups}/${g}`, { token: s.token }))).toEqual([404, 404])
     }))
 
+  it.effect("localized titles and descriptions: by GitBook's languages, at most 128 and 256 characters, replaced whole; a space's language", () =>
+    Effect.gen(function*() {
+      const s = yield* setup
+      const space = yield* newSpace(s, "Guide")
+      const site = yield* newSite(s, { title: "Docs" })
+      const section = yield* addSection(s, site.path, { spaceId: space, title: "Guides" })
+      const group = (yield* call("POST", `${site.path}/section-groups`, { token: s.token, body: { title: "More", sections: [section] } }))
+        .body.id as string
+      const siteSpace = (yield* call("GET", `${site.path}/site-spaces`, { token: s.token })).body.items[0].id as string
+      const patch = (path: string, body: unknown) => call("PATCH", `${site.path}/${path}`, { token: s.token, body })
+      const targets = [`sections/${section}`, `section-groups/${group}`, `site-spaces/${siteSpace}`]
+      for (const target of targets) {
+        const set = yield* patch(target, { localizedTitle: { fr: chars(128, "é"), "pt-br": "Guias", "zh-tw": "指南" } })
+        expect([set.status, set.body.localizedTitle], target).toEqual([200, { fr: chars(128, "é"), "pt-br": "Guias", "zh-tw": "指南" }])
+        // Not one of GitBook's 39 languages, a text too long or empty, a text that is not a string: 400, nothing changed.
+        for (const bad of [{ xx: "Guides" }, { "en-US": "Guides" }, { fr: chars(129) }, { fr: "" }, { fr: 1 }, ["fr"]]) {
+          expect(errorOf(yield* patch(target, { localizedTitle: bad })), `${target} ${JSON.stringify(bad)}`).toEqual([400, 400])
+        }
+        expect((yield* patch(target, {})).body.localizedTitle).toEqual({ fr: chars(128, "é"), "pt-br": "Guias", "zh-tw": "指南" })
+        // The map is replaced whole; an empty one takes every language out, and the field leaves the answer.
+        expect((yield* patch(target, { localizedTitle: { ja: "ガイド" } })).body.localizedTitle).toEqual({ ja: "ガイド" })
+        const cleared = yield* patch(target, { localizedTitle: {} })
+        expect([cleared.status, "localizedTitle" in cleared.body]).toEqual([200, false])
+      }
+      const described = yield* patch(`sections/${section}`, { localizedDescription: { de: chars(256) } })
+      expect([described.status, described.body.localizedDescription]).toEqual([200, { de: chars(256) }])
+      expect(errorOf(yield* patch(`sections/${section}`, { localizedDescription: { de: chars(257) } }))).toEqual([400, 400])
+      // The published structure shows them too.
+      const published = (yield* call("GET", `${site.path}/published`, { token: s.token })).body
+      expect(published.structure.structure[0].sections[0].localizedDescription).toEqual({ de: chars(256) })
+
+      // A space's content language: one of the 39, kept by a PATCH that does not name it.
+      const spacePath = `/v1/spaces/${space}`
+      expect("language" in (yield* call("GET", spacePath, { token: s.token })).body).toBe(false)
+      expect((yield* call("PATCH", spacePath, { token: s.token, body: { language: "pt-br" } })).body.language).toBe("pt-br")
+      expect(errorOf(yield* call("PATCH", spacePath, { token: s.token, body: { language: "pt-BR" } }))).toEqual([400, 400])
+      expect(errorOf(yield* call("PATCH", spacePath, { token: s.token, body: { language: null } }))).toEqual([400, 400])
+      expect((yield* call("PATCH", spacePath, { token: s.token, body: { title: "Guía" } })).body.language).toBe("pt-br")
+    }))
+
   it.effect("share links: name limits, key, active, search, delete", () =>
     Effect.gen(function*() {
       const s = yield* setup

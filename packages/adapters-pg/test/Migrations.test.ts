@@ -105,7 +105,9 @@ describe("migrate", () => {
       [22, "openapi_text_chunks", "f1524763c3a13d6c436ee1121299f58bf84f82ea907c0694c0a17b05e15b7453"],
       [23, "site_redirects", "6ae4a02c082b616e8165e8836f731d491b283db9721714b549d2bac9e3174233"],
       [24, "gitsync_sites", "7e26d1abb05c2aba2d3ccaa2e8925d2bed7d48b026e32ac41fe2be76025b68fb"],
-      [25, "site_spaces_hidden", "7eadaa081da5134b4ff090c78a3daf3601a9d820766c54d3de2640215217a1f6"]
+      [25, "site_spaces_hidden", "7eadaa081da5134b4ff090c78a3daf3601a9d820766c54d3de2640215217a1f6"],
+      [26, "space_language", "34b6c55542fd587c6c6cf6dc39ce6ff02a3727d5af01a103e446b761250d7bd1"],
+      [27, "site_localized_titles", "cfc73b3aaec0f4a4e632fdbe19b0e660c0e9569505812d7859f3d11dab5d4df3"]
     ])
   })
 

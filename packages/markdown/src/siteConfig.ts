@@ -107,6 +107,12 @@ export const patchSiteConfig = (text: string, edits: ReadonlyArray<SiteConfigEdi
       return
     }
     if (value === undefined) return
+    // A new field goes above the node's children, so that a node's own fields stay together; else at its end.
+    const children = field === "children" ? undefined : pairSpan(map, "children")
+    if (children !== undefined && children.keyStart - children.start === column) {
+      splices.push({ start: children.start, end: children.start, text: lines })
+      return
+    }
     const last = map.items.at(-1)
     const end = lineEnd(rangeOf(last?.value)?.[1] ?? rangeOf(last?.key)?.[1] ?? rangeOf(map)?.[1] ?? text.length)
     splices.push({ start: end, end, text: lines })

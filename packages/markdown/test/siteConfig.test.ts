@@ -59,10 +59,32 @@ describe("patchSiteConfig", () => {
     ])
     expect(out).toContain("      description: Keeping the light on\n      path: guides\n")
     expect(out).toContain("          path: keeper\n          content:")
-    expect(out).toContain("      key: s-2\n      title: Logbook\n      path: logbook\n      children:\n")
-    expect(out).toMatch(/ {6}children:\n(?: {8}.*\n)+ {6}icon: book\n$/)
+    // A new field goes above the node's children.
+    expect(out).toContain("      key: s-2\n      title: Logbook\n      path: logbook\n      icon: book\n      children:\n")
     const data = readSiteConfigYaml(out)
     expect("data" in data && JSON.stringify(data.data)).toContain("\"icon\":\"book\"")
+  })
+
+  it("writes a localized title as a map above the children, changes it in place, and takes it out", () => {
+    const added = patchSiteConfig(source, [{ kind: "set", key: "s-2", field: "localizedTitle", value: { fr: "Journal", ja: "航海日誌" } }])
+    expect(added).toBe(source.replace(
+      "      path: logbook\n      children:\n",
+      "      path: logbook\n      localizedTitle:\n        fr: Journal\n        ja: 航海日誌\n      children:\n"
+    ))
+    const changed = patchSiteConfig(added, [{ kind: "set", key: "s-2", field: "localizedTitle", value: { fr: "Journal de bord" } }])
+    expect(changed).toBe(source.replace(
+      "      path: logbook\n      children:\n",
+      "      path: logbook\n      localizedTitle:\n        fr: Journal de bord\n      children:\n"
+    ))
+    // A space's content block, rewritten whole with its language; a comment inside it goes with the old value.
+    const language = patchSiteConfig(source, [{
+      kind: "set",
+      key: "sp-2",
+      field: "content",
+      value: { directory: "./log", language: "fr" }
+    }])
+    expect(language).toBe(source.replace("            directory: ./log\n", "            directory: ./log\n            language: fr\n"))
+    expect(patchSiteConfig(changed, [{ kind: "set", key: "s-2", field: "localizedTitle", value: undefined }])).toBe(source)
   })
 
   it("takes a node out with its lines, and adds nodes at the end of a list, an empty one included", () => {

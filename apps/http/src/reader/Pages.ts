@@ -1,4 +1,6 @@
 import {
+  type Localized,
+  localizedOr,
   type OpenedSite,
   type PageNode,
   type ReaderLink,
@@ -51,12 +53,14 @@ export const document = (input: {
   readonly title: string
   readonly description?: string | undefined
   readonly markdownHref?: string | undefined
+  /** The language of the page's content (its space's), English unless it says. */
+  readonly language?: string | undefined
   readonly body: Html
   /** The folder of the style sheet and script; /sites/~assets unless a site's address is known. */
   readonly assets?: string | undefined
 }) =>
   html`<!doctype html>
-<html lang="en">
+<html lang="${input.language ?? "en"}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -73,8 +77,23 @@ ${input.body}
 </html>
 `
 
+/**
+ * The language a site's page is read in: its space's. Sections', groups' and spaces' titles are shown in it when
+ * they have it (GitBook's localized titles); the site's default space's when no space is open.
+ */
+const languageOf = (opened: OpenedSite, current: ReaderSpace | undefined) => {
+  const { tree } = opened.shown
+  const section = tree.sections.find((s) => s.id === tree.site.defaultSectionId)
+  const siteSpaceId = current?.siteSpace.id ?? section?.defaultSiteSpaceId ?? tree.site.defaultSiteSpaceId
+  const spaceId = current?.siteSpace.spaceId ?? tree.siteSpaces.find((s) => s.id === siteSpaceId)?.spaceId
+  return spaceId === undefined ? undefined : opened.spaces.get(spaceId)?.language
+}
+
 const header = (opened: OpenedSite, address: SiteAddress, current: ReaderSpace | undefined, query = "") => {
   const tabs = sectionTabs(opened.shown)
+  const language = languageOf(opened, current)
+  const titleOf = (item: { readonly title: string; readonly localizedTitle: Localized }) =>
+    localizedOr(item.title, item.localizedTitle, language)
   const currentSection = current?.section?.id
   const sectionHref = (id: string) => {
     const first = siteSpacesIn(opened.shown.tree, id as never).find((s) => opened.shown.defaults.has(s.id))
@@ -91,9 +110,9 @@ ${
     tabs.length === 0 ? "" : html`<nav class="sections" aria-label="Sections"><ul>${
       tabs.map((tab) =>
         tab.kind === "section"
-          ? sectionLink(tab.section.id, tab.section.title)
-          : html`<li><details><summary>${tab.group.title}</summary><ul>${
-            tab.sections.map((s) => sectionLink(s.id, s.title))
+          ? sectionLink(tab.section.id, titleOf(tab.section))
+          : html`<li><details><summary>${titleOf(tab.group)}</summary><ul>${
+            tab.sections.map((s) => sectionLink(s.id, titleOf(s)))
           }</ul></details></li>`
       )
     }</ul></nav>`
@@ -136,9 +155,10 @@ const tree = (address: SiteAddress, space: ReaderPage, nodes: ReadonlyArray<Page
 const spaceSwitcher = (opened: OpenedSite, address: SiteAddress, space: ReaderSpace) => {
   const siblings = siteSpacesIn(opened.shown.tree, space.siteSpace.sectionId).filter((s) => !s.hidden || s.id === space.siteSpace.id)
   if (siblings.length < 2) return ""
+  const language = languageOf(opened, space)
   return html`<nav class="spaces" aria-label="Spaces"><ul>${
     siblings.map((s) => {
-      const title = opened.spaces.get(s.spaceId)?.title ?? s.path
+      const title = localizedOr(opened.spaces.get(s.spaceId)?.title ?? s.path, s.localizedTitle, language)
       const href = `${address.base}/${join(...siteSpaceSegmentsOf(opened, s))}`
       return html`<li><a href="${href}"${s.id === space.siteSpace.id ? html` aria-current="page"` : ""}>${title}</a></li>`
     })
@@ -190,6 +210,7 @@ export const pageDocument = (
     title: `${node.page.title} | ${opened.site.title}`,
     description: node.page.description,
     markdownHref,
+    language: languageOf(opened, page),
     body: html`${header(opened, address, page)}
 <div class="layout">
 <div class="sidebar">
@@ -243,6 +264,7 @@ export const searchDocument = (
   document({
     assets: `${address.base}/~assets`,
     title: query === "" ? `Search | ${opened.site.title}` : `${query} | Search | ${opened.site.title}`,
+    language: languageOf(opened, undefined),
     body: html`${header(opened, address, undefined, query)}
 <main id="content" class="message" tabindex="-1">
 <h1>Search</h1>

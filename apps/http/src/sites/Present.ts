@@ -1,5 +1,6 @@
 import type {
   GroupView,
+  Localized,
   PublishedStructure,
   PublishingAuthView,
   RedirectTarget,
@@ -36,6 +37,10 @@ const FEATURES = [
   "sites-page-traffic-insights",
   "sites-visitors"
 ] as const
+
+/** A localized text's field, only when it has a language: GitBook leaves the field out when it has none. */
+const localized = <K extends string>(field: K, texts: Localized): { readonly [k in K]?: Localized } =>
+  Object.keys(texts).length === 0 ? {} : ({ [field]: texts } as { readonly [k in K]: Localized })
 
 const themed = (color: string) => ({ light: color, dark: color })
 
@@ -141,6 +146,7 @@ export const sitePresenters = (base: string, spaceFields: ReadonlyArray<SpaceFie
       ...(s.sectionId !== null ? { section: s.sectionId } : {}),
       space: space(view.space),
       title: view.space.space.title,
+      ...localized("localizedTitle", s.localizedTitle),
       default: view.default,
       ...(s.condition !== null ? { condition: s.condition } : {}),
       draft: false,
@@ -155,7 +161,9 @@ export const sitePresenters = (base: string, spaceFields: ReadonlyArray<SpaceFie
       object: "site-section",
       id: s.id,
       title: s.title,
+      ...localized("localizedTitle", s.localizedTitle),
       ...(s.description !== null ? { description: s.description } : {}),
+      ...localized("localizedDescription", s.localizedDescription),
       ...(s.icon !== null ? { icon: s.icon } : {}),
       default: view.default,
       draft: false,
@@ -173,6 +181,7 @@ export const sitePresenters = (base: string, spaceFields: ReadonlyArray<SpaceFie
       object: "site-section-group",
       id: view.group.id,
       title: view.group.title,
+      ...localized("localizedTitle", view.group.localizedTitle),
       ...(view.group.icon !== null ? { icon: view.group.icon } : {}),
       draft: false,
       sections,

@@ -44,6 +44,8 @@ export const SiteSpaceObject = Schema.Struct({
   space: SpaceObject,
   /** The space's title. */
   title: Schema.String,
+  /** Only when it has one in another language. */
+  localizedTitle: Schema.optional(SiteSpace.fields.localizedTitle),
   default: Schema.Boolean,
   condition: Schema.optional(Schema.String),
   draft: Schema.Boolean,
@@ -55,7 +57,9 @@ export const SiteSpaceObject = Schema.Struct({
 export const SiteSectionObject = Schema.Struct({
   object: Schema.Literal("site-section"),
   ...SiteSection.pick("id", "title", "path").fields,
+  localizedTitle: Schema.optional(SiteSection.fields.localizedTitle),
   description: Schema.optional(Schema.String),
+  localizedDescription: Schema.optional(SiteSection.fields.localizedDescription),
   icon: Schema.optional(Schema.String),
   default: Schema.Boolean,
   draft: Schema.Boolean,
@@ -69,6 +73,7 @@ export const SiteSectionObject = Schema.Struct({
 export const SiteSectionGroupObject = Schema.Struct({
   object: Schema.Literal("site-section-group"),
   ...SiteSectionGroup.pick("id", "title").fields,
+  localizedTitle: Schema.optional(SiteSectionGroup.fields.localizedTitle),
   icon: Schema.optional(Schema.String),
   draft: Schema.Boolean,
   /** Its sections in order (GitBook's deprecated field). */

@@ -44,6 +44,7 @@ export const presentSpace = (base: string, fields: ReadonlyArray<SpaceFields>) =
     ...(s.parentId !== null ? { parent: s.parentId } : {}),
     revision: s.revisionId,
     defaultLevel: s.defaultLevel,
+    ...(s.language !== undefined ? { language: s.language } : {}),
     comments: 0,
     changeRequests: 0,
     changeRequestsOpen: 0,

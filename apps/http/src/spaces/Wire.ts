@@ -66,7 +66,7 @@ export const SpaceObject = Schema.Struct({
   organization: Space.fields.organizationId,
   parent: Schema.optional(CollectionId),
   revision: Space.fields.revisionId,
-  ...Space.pick("defaultLevel").fields,
+  ...Space.pick("defaultLevel", "language").fields,
   /** Once an operation or a `gitInfo` was recorded. */
   gitSync: Schema.optional(GitSyncStateObject),
   comments: Schema.Number,

@@ -5,6 +5,8 @@ export interface JsonSchema {
   readonly properties?: Readonly<Record<string, JsonSchema>>
   readonly required?: ReadonlyArray<string>
   readonly additionalProperties?: JsonSchema | boolean
+  /** A record's keys: the API names them by `enum` (the languages of a localized text). */
+  readonly propertyNames?: JsonSchema
   readonly items?: JsonSchema
   readonly anyOf?: ReadonlyArray<JsonSchema>
   readonly $ref?: string

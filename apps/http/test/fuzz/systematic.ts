@@ -145,7 +145,7 @@ export const fullValue = (schema: JsonSchema, making: Making, key = "", depth = 
         .filter(([name]) => !left.has(name))
         .map(([name, value]) => [name, fullValue(value, making, name, depth + 1)] as const)
       if (entries.length === 0 && typeof schema.additionalProperties === "object") {
-        return { [recordKey(key, making)]: fullValue(schema.additionalProperties, making, `${key}.*`, depth + 1) }
+        return { [recordKey(key, schema, making)]: fullValue(schema.additionalProperties, making, `${key}.*`, depth + 1) }
       }
       return Object.fromEntries(entries)
     }
@@ -154,9 +154,15 @@ export const fullValue = (schema: JsonSchema, making: Making, key = "", depth = 
   }
 }
 
-/** A key for a record of this name: the memberships of a team are by user, custom field values by field name. */
-const recordKey = (key: string, making: Making): string =>
-  key === "memberships" ? making.pool.params.userId ?? "key" : key === "values" ? making.pool.params.fieldName ?? "key" : "key"
+/**
+ * A key for a record of this name: the first its schema names, if it names them (a localized text's languages); else
+ * the memberships of a team are by user, custom field values by field name.
+ */
+const recordKey = (key: string, schema: JsonSchema, making: Making): string => {
+  const named = schema.propertyNames?.enum?.[0]
+  if (typeof named === "string") return named
+  return key === "memberships" ? making.pool.params.userId ?? "key" : key === "values" ? making.pool.params.fieldName ?? "key" : "key"
+}
 
 /** How many variants of a body visit every branch of its unions and both sides of its exclusive pairs. */
 export const variantsOf = (schema: JsonSchema, depth = 0): number => {

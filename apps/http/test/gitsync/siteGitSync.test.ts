@@ -23,12 +23,15 @@ interface SectionItem {
   readonly default: boolean
   readonly icon?: string
   readonly description?: string
+  readonly localizedTitle?: Record<string, string>
+  readonly localizedDescription?: Record<string, string>
 }
 interface SiteSpaceItem {
   readonly id: string
   readonly path: string
   readonly hidden: boolean
-  readonly space: { readonly id: string; readonly title: string }
+  readonly localizedTitle?: Record<string, string>
+  readonly space: { readonly id: string; readonly title: string; readonly language?: string }
 }
 
 /** Waits until the site's operation is no longer running; answers its git/info. */
@@ -80,8 +83,16 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
           ["Changelog", "changelog", false, null]
         ])
         expect(sections[0]!.description).toBe("Running Harbor in production")
-        const groups = (yield* call("GET", `${sitePath}/section-groups`, { token })).body.items as Array<{ readonly title: string }>
-        expect(groups.map((g) => g.title)).toEqual(["Resources"])
+        // Titles and descriptions in other languages, as the file gives them; none where it gives none.
+        expect(sections.map((s) => [s.localizedTitle ?? null, s.localizedDescription ?? null])).toEqual([
+          [{ en: "Product", fr: "Produit" }, null],
+          [null, { fr: "L'API de Harbor, point par point" }],
+          [null, null]
+        ])
+        const groups = (yield* call("GET", `${sitePath}/section-groups`, { token })).body.items as Array<
+          { readonly title: string; readonly localizedTitle?: Record<string, string> }
+        >
+        expect(groups.map((g) => [g.title, g.localizedTitle])).toEqual([["Resources", { fr: "Ressources" }]])
         const siteSpaces = (yield* call("GET", `${sitePath}/site-spaces?limit=100`, { token })).body.items as Array<SiteSpaceItem>
         const bySpace = (title: string) => siteSpaces.filter((s) => s.space.title === title)
         expect(siteSpaces.map((s) => [s.path, s.space.title])).toEqual(expect.arrayContaining([
@@ -91,6 +102,15 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
           ["changelog", "Changelog"]
         ]))
         expect(siteSpaces).toHaveLength(5)
+        // A space's localized title is its site space's; its content's language is the space's.
+        expect(siteSpaces.filter((s) => s.localizedTitle !== undefined).map((s) => [s.path, s.localizedTitle])).toEqual([
+          ["guides", { fr: "Guides (anglais)" }]
+        ])
+        expect(siteSpaces.map((s) => [s.path, s.space.language ?? null])).toEqual(expect.arrayContaining([
+          ["guides", "en"],
+          ["fr", "fr"],
+          ["api", null]
+        ]))
         // A hidden space is placed, left out of the navigation.
         expect(siteSpaces.filter((s) => s.hidden).map((s) => s.space.title)).toEqual(["API"])
         // Spaces that share a directory share content: one space, in two sections.
@@ -144,6 +164,25 @@ const suite = (name: string, storage: Layer.Layer<StoragePorts, unknown>) =>
         expect(changedIn(afterRename)).toEqual(["M\tdocs.yaml"])
         const before = new TextDecoder().decode(fixture.get("docs.yaml"))
         expect(server.git("harbor-site", ["show", "main:docs.yaml"])).toBe(before.replace("title: Reference\n", "title: API reference\n"))
+        // A localized title added in Octavo and a space's language set: their lines alone, above the node's children.
+        const api = siteSpaces.find((s) => s.path === "api")!
+        const localized = yield* call("PATCH", `${sitePath}/sections/${reference.id as string}`, {
+          token,
+          body: { localizedTitle: { fr: "Référence de l'API", ja: "API リファレンス" } }
+        })
+        expect(localized.status, JSON.stringify(localized.body)).toBe(200)
+        expect(localized.body.localizedTitle).toEqual({ fr: "Référence de l'API", ja: "API リファレンス" })
+        expect((yield* call("PATCH", `/v1/spaces/${api.space.id}`, { token, body: { language: "ja" } })).body.language).toBe("ja")
+        const afterLocalized = yield* exportNow("Localize the reference")
+        expect(changedIn(afterLocalized)).toEqual(["M\tdocs.yaml"])
+        expect(server.git("harbor-site", ["show", "main:docs.yaml"])).toBe(
+          before.replace("title: Reference\n", "title: API reference\n")
+            .replace(
+              "      icon: code\n",
+              "      icon: code\n      localizedTitle:\n        fr: Référence de l'API\n        ja: API リファレンス\n"
+            )
+            .replace("            directory: ./api\n", "            directory: ./api\n            language: ja\n")
+        )
         // Files of no space are never touched.
         expect(server.git("harbor-site", ["show", "main:CONTRIBUTING.md"])).toBe(new TextDecoder().decode(fixture.get("CONTRIBUTING.md")))
       }))

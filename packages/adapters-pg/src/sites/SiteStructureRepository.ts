@@ -1,6 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Fragment } from "@effect/sql/Statement"
 import {
+  LocalizedDescription,
+  LocalizedTitle,
   SiteId,
   SiteSection,
   SiteSectionGroup,
@@ -9,12 +11,13 @@ import {
   SpaceId
 } from "@octavo/domain"
 import { Effect, Layer, Schema } from "effect"
-import { type Columns, findAll, rowOf, single } from "../shared/Rows.js"
+import { type Columns, findAll, Jsonb, rowOf, single } from "../shared/Rows.js"
 import { type Ids, oneOf } from "../shared/Sql.js"
 
-export const SectionRow = rowOf(SiteSection)
-export const GroupRow = rowOf(SiteSectionGroup)
-export const SiteSpaceRow = rowOf(SiteSpace)
+const localizedTitle = Jsonb(LocalizedTitle)
+export const SectionRow = rowOf(SiteSection, { localizedTitle, localizedDescription: Jsonb(LocalizedDescription) })
+export const GroupRow = rowOf(SiteSectionGroup, { localizedTitle })
+export const SiteSpaceRow = rowOf(SiteSpace, { localizedTitle })
 /** A site space's (site, space) pair. */
 export const SpaceOfRow = rowOf(Schema.Struct({ siteId: SiteId, spaceId: SpaceId }))
 

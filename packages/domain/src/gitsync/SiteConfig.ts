@@ -1,5 +1,6 @@
 import { readSiteConfigYaml } from "@octavo/markdown"
 import { Either, ParseResult, Schema } from "effect"
+import { LocalizedDescription, LocalizedTitle, TranslationLanguage } from "../shared/Languages.js"
 import { boundedString, StoredString, unstorableText } from "../shared/Limits.js"
 import {
   SiteCondition,
@@ -27,7 +28,6 @@ export const MAX_SITE_CONFIG_BYTES = 1024 * 1024
 export const MAX_SITE_CONFIG_NODES = 2_000
 
 const NodeKey = boundedString({ min: 1, max: 100 })
-const Localized = Schema.Record({ key: boundedString({ min: 1, max: 35 }), value: boundedString({ max: 256 }) })
 const Directory = Schema.NullOr(
   boundedString({ min: 1, max: 1024 }).pipe(
     Schema.filter((dir) => {
@@ -45,13 +45,13 @@ export const SiteConfigSpace = Schema.Struct({
   type: Schema.Literal("space"),
   key: NodeKey,
   title: boundedString({ min: 1, max: 128 }),
-  localizedTitle: Schema.optional(Localized),
+  localizedTitle: Schema.optional(LocalizedTitle),
   path: SiteSpacePath,
   default: Schema.optional(Schema.Boolean),
   hidden: Schema.optional(Schema.Boolean),
   draft: Schema.optional(Schema.Boolean),
   condition: Schema.optional(SiteCondition),
-  content: Schema.Struct({ directory: Directory, language: Schema.optional(boundedString({ min: 1, max: 35 })) })
+  content: Schema.Struct({ directory: Directory, language: Schema.optional(TranslationLanguage) })
 })
 export type SiteConfigSpace = typeof SiteConfigSpace.Type
 
@@ -59,9 +59,9 @@ export const SiteConfigSection = Schema.Struct({
   type: Schema.Literal("section"),
   key: NodeKey,
   title: SiteSectionTitle,
-  localizedTitle: Schema.optional(Localized),
+  localizedTitle: Schema.optional(LocalizedTitle),
   description: Schema.optional(SiteSectionDescription),
-  localizedDescription: Schema.optional(Localized),
+  localizedDescription: Schema.optional(LocalizedDescription),
   icon: Schema.optional(SiteSectionIcon),
   default: Schema.optional(Schema.Boolean),
   draft: Schema.optional(Schema.Boolean),
@@ -75,9 +75,9 @@ export const SiteConfigLink = Schema.Struct({
   type: Schema.Literal("external-link"),
   key: NodeKey,
   title: boundedString({ min: 1, max: 128 }),
-  localizedTitle: Schema.optional(Localized),
+  localizedTitle: Schema.optional(LocalizedTitle),
   description: Schema.optional(boundedString({ max: 256 })),
-  localizedDescription: Schema.optional(Localized),
+  localizedDescription: Schema.optional(LocalizedDescription),
   icon: Schema.optional(SiteSectionIcon),
   url: boundedString({ min: 1, max: 2048 }).pipe(Schema.pattern(/^https?:\/\/[^\s]+$/i, { message: () => "must be an http(s) URL" })),
   draft: Schema.optional(Schema.Boolean),
@@ -99,7 +99,7 @@ export const SiteConfigGroup: Schema.Schema<SiteConfigGroup> = Schema.Struct({
   type: Schema.Literal("section-group"),
   key: NodeKey,
   title: SiteSectionGroupTitle,
-  localizedTitle: Schema.optional(Localized),
+  localizedTitle: Schema.optional(LocalizedTitle),
   icon: Schema.optional(SiteSectionIcon),
   draft: Schema.optional(Schema.Boolean),
   children: Schema.optional(

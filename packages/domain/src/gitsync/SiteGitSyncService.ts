@@ -4,6 +4,7 @@ import { Actor } from "../identity/Actor.js"
 import type { User } from "../identity/User.js"
 import { Conflict, InvalidInput, NotFound } from "../shared/Errors.js"
 import type { SiteId, SpaceId } from "../shared/Ids.js"
+import type { Localized, TranslationLanguage } from "../shared/Languages.js"
 import { validate } from "../shared/Limits.js"
 import { now } from "../shared/Time.js"
 import { UnitOfWork } from "../shared/UnitOfWork.js"
@@ -12,6 +13,7 @@ import type { SiteTree } from "../sites/Site.js"
 import { SiteSections } from "../sites/SiteSectionService.js"
 import { inOrder } from "../shared/Position.js"
 import { SpaceRepository } from "../spaces/Ports.js"
+import type { Space } from "../spaces/Space.js"
 import { Spaces } from "../spaces/SpaceService.js"
 import { joinPath } from "./Format.js"
 import {
@@ -72,6 +74,14 @@ interface SiteJob {
   readonly commitMessage: string
   readonly actor: User
 }
+
+/** Whether two localized texts hold the same languages with the same texts. */
+const sameLocalized = (a: Localized, b: Localized) =>
+  Object.keys(a).length === Object.keys(b).length &&
+  Object.keys(a).every((language) => Object.hasOwn(b, language) && a[language] === b[language])
+
+/** A new node's localized field: left out when the item has none. */
+const localizedField = (field: string, texts: Localized) => Object.keys(texts).length === 0 ? {} : { [field]: texts }
 
 /** Whether an item's optional text (null when absent) and a node's (undefined when absent) say the same. */
 const sameText = (a: string | null | undefined, b: string | null | undefined) => (a ?? null) === (b ?? null)
@@ -196,6 +206,11 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
         const chosen = new Map<string, { readonly spaceId: SpaceId; readonly title: string }>()
         const byDirectory = new Map<string, SpaceId>()
         const titled = new Map<SpaceId, string>()
+        // A space's language too is its first node's, when that node names one.
+        const languages = new Map<
+          SpaceId,
+          { readonly was: TranslationLanguage | undefined; readonly next: TranslationLanguage | undefined }
+        >()
         for (const { node } of liveNodes(config)) {
           if (node.type !== "space") continue
           const directory = node.content.directory === null ? undefined : directoryIn(job.projectDirectory, node.content.directory)
@@ -218,6 +233,13 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
           }
           if (directory !== undefined && !byDirectory.has(directory)) byDirectory.set(directory, spaceId)
           chosen.set(node.key, { spaceId, title: titled.get(spaceId) ?? title })
+          if (!languages.has(spaceId)) {
+            const was = Option.isSome(space) && space.value.id === spaceId ? space.value.language : undefined
+            languages.set(spaceId, { was, next: node.content.language ?? was })
+          }
+        }
+        for (const [spaceId, { next, was }] of languages) {
+          if (next !== undefined && next !== was) yield* spaces.update(spaceId, { language: next })
         }
 
         const declaredSpace = (node: SiteConfigSpace): DeclaredSiteSpace => ({
@@ -227,13 +249,16 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
           path: node.path,
           condition: node.condition ?? null,
           hidden: node.hidden === true,
+          localizedTitle: node.localizedTitle ?? {},
           isDefault: node.default === true
         })
         const declaredSection = (node: SiteConfigSection): DeclaredSection => ({
           ref: node.key,
           id: known[node.key]?.id as DeclaredSection["id"],
           title: node.title,
+          localizedTitle: node.localizedTitle ?? {},
           description: node.description ?? null,
+          localizedDescription: node.localizedDescription ?? {},
           icon: node.icon ?? null,
           path: node.path,
           condition: node.condition ?? null,
@@ -256,6 +281,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
                 ref: n.key,
                 id: known[n.key]?.id as never,
                 title: n.title,
+                localizedTitle: n.localizedTitle ?? {},
                 icon: n.icon ?? null,
                 sections: sectionsUnder(n.children ?? [])
               }]
@@ -305,7 +331,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
       config: SiteConfig,
       tree: SiteTree,
       known: Readonly<Record<string, SiteNodeLink>>,
-      titles: ReadonlyMap<SpaceId, string>
+      heldSpaces: ReadonlyMap<SpaceId, Space>
     ) => {
       const edits: Array<SiteConfigEdit> = []
       const nodes: Record<string, SiteNodeLink> = {}
@@ -313,8 +339,15 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
       const keyOf = new Map<string, string>()
       const directoryOf = new Map<SpaceId, string>()
       const retitled = new Set<SpaceId>()
+      const titles = new Map<SpaceId, string>()
+      for (const [id, space] of heldSpaces) titles.set(id, space.title)
       const set = (key: string, field: string, value: unknown, was: unknown) => {
         if (value !== was) edits.push({ kind: "set", key, field, value })
+      }
+      /** A localized text's field: written when the item's differs from the node's, left out when it has none. */
+      const setLocalized = (key: string, field: string, held: Localized, was: Localized | undefined) => {
+        if (!sameLocalized(held, was ?? {}))
+          edits.push({ kind: "set", key, field, value: Object.keys(held).length === 0 ? undefined : held })
       }
       for (const { node } of liveNodes(config)) {
         const link = known[node.key]
@@ -324,6 +357,8 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
         const siteSpace = tree.siteSpaces.find((s) => s.id === link.id)
         if (node.type === "section" && section !== undefined) {
           if (section.title !== node.title) set(node.key, "title", section.title, node.title)
+          setLocalized(node.key, "localizedTitle", section.localizedTitle, node.localizedTitle)
+          setLocalized(node.key, "localizedDescription", section.localizedDescription, node.localizedDescription)
           if (!sameText(section.description, node.description))
             set(node.key, "description", section.description ?? undefined, node.description)
           if (!sameText(section.icon, node.icon)) set(node.key, "icon", section.icon ?? undefined, node.icon)
@@ -333,11 +368,13 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
           if (isDefault !== (node.default === true)) set(node.key, "default", isDefault ? true : undefined, node.default)
         } else if (node.type === "section-group" && group !== undefined) {
           if (group.title !== node.title) set(node.key, "title", group.title, node.title)
+          setLocalized(node.key, "localizedTitle", group.localizedTitle, node.localizedTitle)
           if (!sameText(group.icon, node.icon)) set(node.key, "icon", group.icon ?? undefined, node.icon)
         } else if (node.type === "space" && siteSpace !== undefined) {
           if (siteSpace.path !== node.path) set(node.key, "path", siteSpace.path, node.path)
           if (!sameText(siteSpace.condition, node.condition)) set(node.key, "condition", siteSpace.condition ?? undefined, node.condition)
           if (siteSpace.hidden !== (node.hidden === true)) set(node.key, "hidden", siteSpace.hidden ? true : undefined, node.hidden)
+          setLocalized(node.key, "localizedTitle", siteSpace.localizedTitle, node.localizedTitle)
           const scopeDefault = siteSpace.sectionId === null
             ? tree.site.defaultSiteSpaceId
             : tree.sections.find((s) => s.id === siteSpace.sectionId)?.defaultSiteSpaceId
@@ -348,6 +385,11 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
           const first = !retitled.has(siteSpace.spaceId)
           retitled.add(siteSpace.spaceId)
           if (first && title !== undefined && title !== link.title && title !== node.title) set(node.key, "title", title, node.title)
+          // Its language goes to every node of the space that names one, and to the first that does not.
+          const language = heldSpaces.get(siteSpace.spaceId)?.language
+          if (language !== undefined && language !== node.content.language && (first || node.content.language !== undefined)) {
+            set(node.key, "content", { ...node.content, language }, node.content)
+          }
           if (node.content.directory !== null && !directoryOf.has(siteSpace.spaceId)) {
             directoryOf.set(siteSpace.spaceId, node.content.directory)
           }
@@ -364,6 +406,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
       const spaceNode = (siteSpace: SiteTree["siteSpaces"][number], isDefault: boolean) => {
         const key = freeKey(used, "space")
         const title = titles.get(siteSpace.spaceId) ?? siteSpace.path
+        const language = heldSpaces.get(siteSpace.spaceId)?.language
         const directory = directoryOf.get(siteSpace.spaceId) ?? `./${siteSpace.path}`
         directoryOf.set(siteSpace.spaceId, directory)
         nodes[key] = { id: siteSpace.id, spaceId: siteSpace.spaceId, title }
@@ -372,11 +415,12 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
           type: "space",
           key,
           title,
+          ...localizedField("localizedTitle", siteSpace.localizedTitle),
           path: siteSpace.path,
           ...(isDefault ? { default: true } : {}),
           ...(siteSpace.hidden ? { hidden: true } : {}),
           ...(siteSpace.condition !== null ? { condition: siteSpace.condition } : {}),
-          content: { directory }
+          content: { directory, ...(language !== undefined ? { language } : {}) }
         }
       }
       const addSpaces = (scope: string | null, parentKey: string | null, defaultId: string | null) => {
@@ -393,8 +437,10 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
           type: "section",
           key,
           title: section.title,
+          ...localizedField("localizedTitle", section.localizedTitle),
           path: section.path,
           ...(section.description !== null ? { description: section.description } : {}),
+          ...localizedField("localizedDescription", section.localizedDescription),
           ...(section.icon !== null ? { icon: section.icon } : {}),
           ...(tree.site.defaultSectionId === section.id ? { default: true } : {}),
           ...(section.condition !== null ? { condition: section.condition } : {}),
@@ -435,6 +481,7 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
             type: "section-group",
             key: groupKey,
             title: item.title,
+            ...localizedField("localizedTitle", item.localizedTitle),
             ...(item.icon !== null ? { icon: item.icon } : {}),
             children: inGroup.map(sectionNode)
           }
@@ -467,9 +514,9 @@ export class SiteGitSync extends Effect.Service<SiteGitSync>()("@octavo/domain/S
         if (Either.isLeft(parsed)) return yield* new GitFailed({ reason: `The site's configuration ${parsed.left}` })
         const config = parsed.right
         const spaceIds = [...new Set(tree.siteSpaces.map((s) => s.spaceId))]
-        const titles = new Map<SpaceId, string>()
-        for (const found of yield* spaceRows.findMany(spaceIds)) titles.set(found.id, found.title)
-        const { directoryOf, edits, nodes } = editsFor(config, tree, state?.nodes ?? {}, titles)
+        const held = new Map<SpaceId, Space>()
+        for (const found of yield* spaceRows.findMany(spaceIds)) held.set(found.id, found)
+        const { directoryOf, edits, nodes } = editsFor(config, tree, state?.nodes ?? {}, held)
 
         yield* stage(job.siteId, "content_process")
         const failed: Array<string> = []

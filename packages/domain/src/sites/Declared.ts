@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { InvalidInput } from "../shared/Errors.js"
 import { SiteSectionGroupId, SiteSectionId, SiteSpaceId, type SpaceId } from "../shared/Ids.js"
+import type { Localized } from "../shared/Languages.js"
 import { keyBetween } from "../shared/Position.js"
 import type { Site, SiteSection, SiteSectionGroup, SiteSpace, SiteTree } from "./Site.js"
 import { structureProblems } from "./Structure.js"
@@ -18,6 +19,7 @@ export interface DeclaredSiteSpace {
   readonly path: string
   readonly condition: string | null
   readonly hidden: boolean
+  readonly localizedTitle: Localized
   readonly isDefault: boolean
 }
 
@@ -25,7 +27,9 @@ export interface DeclaredSection {
   readonly ref: string
   readonly id?: SiteSectionId | undefined
   readonly title: string
+  readonly localizedTitle: Localized
   readonly description: string | null
+  readonly localizedDescription: Localized
   readonly icon: string | null
   readonly path: string
   readonly condition: string | null
@@ -37,6 +41,7 @@ export interface DeclaredGroup {
   readonly ref: string
   readonly id?: SiteSectionGroupId | undefined
   readonly title: string
+  readonly localizedTitle: Localized
   readonly icon: string | null
   readonly sections: ReadonlyArray<DeclaredSection>
 }
@@ -52,14 +57,19 @@ export interface DeclaredStructure {
 /** Fresh ids, one per item that has none yet. */
 export type NewIds = () => Effect.Effect<string>
 
+/** Whether two of an item's fields hold the same: dates by time, texts by language, the rest by value. */
+const sameField = (a: unknown, b: unknown): boolean => {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime()
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a === b
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && (a as Localized)[key] === (b as Localized)[key])
+}
+
 /** `next` where it differs from `was` in a field, else `was` itself (so that the commit writes nothing for it). */
 const keepSame = <A extends object>(was: A | undefined, next: A): A => {
   if (was === undefined) return next
-  for (const key of Object.keys(next) as Array<keyof A>) {
-    const a = was[key]
-    const b = next[key]
-    if (a instanceof Date && b instanceof Date ? a.getTime() !== b.getTime() : a !== b) return next
-  }
+  for (const key of Object.keys(next) as Array<keyof A>) if (!sameField(was[key], next[key])) return next
   return was
 }
 
@@ -107,6 +117,7 @@ export const declareStructure = (
             path: d.path,
             condition: d.condition,
             hidden: d.hidden,
+            localizedTitle: d.localizedTitle,
             position: keys[i]!,
             createdAt: was?.createdAt ?? at
           }))
@@ -125,7 +136,9 @@ export const declareStructure = (
           id,
           siteId: tree.site.id,
           title: d.title,
+          localizedTitle: d.localizedTitle,
           description: d.description,
+          localizedDescription: d.localizedDescription,
           icon: d.icon,
           path: d.path,
           condition: d.condition,
@@ -150,6 +163,7 @@ export const declareStructure = (
         id,
         siteId: tree.site.id,
         title: item.title,
+        localizedTitle: item.localizedTitle,
         icon: item.icon,
         position: rootKeys[i]!,
         createdAt: was?.createdAt ?? at

@@ -8,6 +8,7 @@ import {
   SiteSpaceId,
   SpaceId
 } from "../shared/Ids.js"
+import { LocalizedDescription, LocalizedTitle } from "../shared/Languages.js"
 import { boundedArray, boundedString, patternString, StoredJson, StoredString } from "../shared/Limits.js"
 import { CollectionId } from "../shared/Ids.js"
 import { SpaceEmoji, SpaceTitle } from "../spaces/Space.js"
@@ -107,7 +108,10 @@ export const SiteSection = Schema.Struct({
   id: SiteSectionId,
   siteId: SiteId,
   title: Schema.String,
+  /** The title in other languages than the default (GitBook's localizedTitle); `{}` for none. */
+  localizedTitle: LocalizedTitle,
   description: Schema.NullOr(Schema.String),
+  localizedDescription: LocalizedDescription,
   icon: Schema.NullOr(Schema.String),
   path: Schema.String,
   condition: Schema.NullOr(Schema.String),
@@ -125,6 +129,7 @@ export const SiteSectionGroup = Schema.Struct({
   id: SiteSectionGroupId,
   siteId: SiteId,
   title: Schema.String,
+  localizedTitle: LocalizedTitle,
   icon: Schema.NullOr(Schema.String),
   /** Order among the root's items. */
   position: Schema.String,
@@ -142,6 +147,8 @@ export const SiteSpace = Schema.Struct({
   condition: Schema.NullOr(Schema.String),
   /** Left out of the site's navigation, still open at its path (GitBook's `hidden`). */
   hidden: Schema.Boolean,
+  /** Its title (the space's) in other languages. */
+  localizedTitle: LocalizedTitle,
   /** Order within its scope (the root, or its section). */
   position: Schema.String,
   createdAt: Schema.DateFromSelf
@@ -217,6 +224,8 @@ export type AddSiteSpaceInput = typeof AddSiteSpaceInput.Type
 export const UpdateSiteSpaceInput = Schema.Struct({
   path: Schema.optional(SiteSpacePath),
   hidden: Schema.optional(Schema.Boolean),
+  /** The whole map: `{}` removes every localized title. */
+  localizedTitle: Schema.optional(LocalizedTitle),
   /** null removes it; absent leaves it. */
   condition: Schema.optional(Schema.NullOr(SiteCondition))
 })
@@ -246,11 +255,13 @@ export type AddSectionInput = typeof AddSectionInput.Type
 
 export const UpdateSectionInput = Schema.Struct({
   title: Schema.optional(SiteSectionTitle),
+  localizedTitle: Schema.optional(LocalizedTitle),
   path: Schema.optional(SiteSectionPath),
   defaultSiteSpace: Schema.optional(SiteSpaceId),
   condition: Schema.optional(Schema.NullOr(SiteCondition)),
   icon: Schema.optional(Schema.NullOr(SiteSectionIcon)),
   description: Schema.optional(Schema.NullOr(SiteSectionDescription)),
+  localizedDescription: Schema.optional(LocalizedDescription),
   sectionGroupId: Schema.optional(Schema.NullOr(SiteSectionGroupId))
 })
 export type UpdateSectionInput = typeof UpdateSectionInput.Type
@@ -268,6 +279,7 @@ export type AddGroupInput = typeof AddGroupInput.Type
 
 export const UpdateGroupInput = Schema.Struct({
   title: Schema.optional(SiteSectionGroupTitle),
+  localizedTitle: Schema.optional(LocalizedTitle),
   icon: Schema.optional(Schema.NullOr(SiteSectionGroupIcon))
 })
 export type UpdateGroupInput = typeof UpdateGroupInput.Type

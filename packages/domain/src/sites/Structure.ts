@@ -2,6 +2,7 @@ import { slugify } from "@octavo/markdown"
 import { Effect } from "effect"
 import { Conflict, InvalidInput, NotFound, PreconditionFailed } from "../shared/Errors.js"
 import type { SiteSectionGroupId, SiteSectionId, SiteSpaceId, SpaceId } from "../shared/Ids.js"
+import type { Localized } from "../shared/Languages.js"
 import { inOrder, keyBetween, type NamedSibling, type Placed, placeAmongSiblings } from "../shared/Position.js"
 import type {
   SiteSection,
@@ -142,6 +143,7 @@ export const addSiteSpace = (
       path: freePath(slugify(input.spaceTitle, "space"), siblings.map((s) => s.path)),
       condition: null,
       hidden: false,
+      localizedTitle: {},
       position: endOf(siblings),
       createdAt: input.at
     }
@@ -156,6 +158,7 @@ export const updateSiteSpace = (
     readonly path?: string | undefined
     readonly condition?: string | null | undefined
     readonly hidden?: boolean | undefined
+    readonly localizedTitle?: Localized | undefined
   }
 ): Effect.Effect<SiteTree, StructureError> =>
   Effect.gen(function*() {
@@ -170,7 +173,8 @@ export const updateSiteSpace = (
       ...siteSpace,
       path: path ?? siteSpace.path,
       condition: input.condition === undefined ? siteSpace.condition : input.condition,
-      hidden: input.hidden ?? siteSpace.hidden
+      hidden: input.hidden ?? siteSpace.hidden,
+      localizedTitle: input.localizedTitle ?? siteSpace.localizedTitle
     })
   })
 
@@ -270,7 +274,9 @@ export const addSection = (
         id: input.defaultSectionId,
         siteId: tree.site.id,
         title: tree.site.title,
+        localizedTitle: {},
         description: null,
+        localizedDescription: {},
         icon: null,
         path: slugify(tree.site.title, "section"),
         condition: null,
@@ -292,7 +298,9 @@ export const addSection = (
       id: input.id,
       siteId: tree.site.id,
       title,
+      localizedTitle: {},
       description: null,
+      localizedDescription: {},
       icon: input.icon ?? null,
       path,
       condition: null,
@@ -309,6 +317,7 @@ export const addSection = (
       path: slugify(input.spaceTitle, "space"),
       condition: null,
       hidden: false,
+      localizedTitle: {},
       position: endOf([]),
       createdAt: input.at
     }
@@ -322,11 +331,13 @@ export const updateSection = (
   id: SiteSectionId,
   input: {
     readonly title?: string | undefined
+    readonly localizedTitle?: Localized | undefined
     readonly path?: string | undefined
     readonly defaultSiteSpace?: SiteSpaceId | undefined
     readonly condition?: string | null | undefined
     readonly icon?: string | null | undefined
     readonly description?: string | null | undefined
+    readonly localizedDescription?: Localized | undefined
     readonly sectionGroupId?: SiteSectionGroupId | null | undefined
   }
 ): Effect.Effect<SiteTree, StructureError> =>
@@ -353,11 +364,13 @@ export const updateSection = (
     return replaceSection(tree, {
       ...section,
       title: input.title ?? section.title,
+      localizedTitle: input.localizedTitle ?? section.localizedTitle,
       path: input.path ?? section.path,
       defaultSiteSpaceId: defaultSiteSpace ?? section.defaultSiteSpaceId,
       condition: optional(input.condition, section.condition),
       icon: optional(input.icon, section.icon),
       description: optional(input.description, section.description),
+      localizedDescription: input.localizedDescription ?? section.localizedDescription,
       groupId,
       position
     })
@@ -419,6 +432,7 @@ export const addGroup = (
       id: input.id,
       siteId: tree.site.id,
       title: input.title,
+      localizedTitle: {},
       icon: input.icon ?? null,
       position: endOf(rootItems(tree)),
       createdAt: input.at
@@ -434,12 +448,23 @@ export const addGroup = (
 export const updateGroup = (
   tree: SiteTree,
   id: SiteSectionGroupId,
-  input: { readonly title?: string | undefined; readonly icon?: string | null | undefined }
+  input: {
+    readonly title?: string | undefined
+    readonly localizedTitle?: Localized | undefined
+    readonly icon?: string | null | undefined
+  }
 ): Effect.Effect<SiteTree, StructureError> =>
   Effect.map(findGroup(tree, id), (group) => ({
     ...tree,
     groups: tree.groups.map((g) =>
-      g.id === id ? { ...group, title: input.title ?? group.title, icon: input.icon === undefined ? group.icon : input.icon } : g
+      g.id === id
+        ? {
+          ...group,
+          title: input.title ?? group.title,
+          localizedTitle: input.localizedTitle ?? group.localizedTitle,
+          icon: input.icon === undefined ? group.icon : input.icon
+        }
+        : g
     )
   }))
 

@@ -1,5 +1,6 @@
 import { Effect, ParseResult, Schema } from "effect"
 import { CollectionId, CustomFieldId, OrganizationId, RevisionId, SpaceId, UserId } from "../shared/Ids.js"
+import { TranslationLanguage } from "../shared/Languages.js"
 import { boundedArray, boundedString, HttpUrl, patternString, StoredString } from "../shared/Limits.js"
 import { Role } from "../shared/Role.js"
 
@@ -52,6 +53,8 @@ export const Space = Schema.Struct({
   visibility: Visibility,
   editMode: EditMode,
   defaultLevel: DefaultLevel,
+  /** The language its content is written in (GitBook's `language`); absent until set. */
+  language: Schema.optional(TranslationLanguage),
   /** The active revision. */
   revisionId: RevisionId,
   createdBy: UserId,
@@ -156,7 +159,8 @@ export const UpdateSpaceInput = Schema.Struct({
   emoji: Schema.optional(Schema.NullOr(SpaceEmoji)),
   icon: Schema.optional(Schema.NullOr(HttpUrl)),
   editMode: Schema.optional(EditMode),
-  defaultLevel: Schema.optional(DefaultLevel)
+  defaultLevel: Schema.optional(DefaultLevel),
+  language: Schema.optional(TranslationLanguage)
 }).pipe(
   Schema.filter((input) =>
     typeof input.emoji === "string" && typeof input.icon === "string"

@@ -72,7 +72,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
         return yield* views.one(access, tree, space, shareKey)
       })
 
-    /** Title, emoji and icon need `edit`; the edit mode and default level need `admin`. */
+    /** Title, emoji, icon and language need `edit`; the edit mode and default level need `admin`. */
     const update = (spaceId: SpaceId, input: UpdateSpaceInput) =>
       Effect.gen(function*() {
         const valid = yield* validate(UpdateSpaceInput)(input)
@@ -91,6 +91,7 @@ export class Spaces extends Effect.Service<Spaces>()("@octavo/domain/Spaces", {
           ...(icon !== undefined ? { icon } : {}),
           editMode: valid.editMode ?? space.editMode,
           defaultLevel: valid.defaultLevel === undefined ? space.defaultLevel : valid.defaultLevel,
+          ...(valid.language ?? space.language) !== undefined ? { language: valid.language ?? space.language } : {},
           updatedAt: yield* now
         }
         yield* spaces.update(updated)

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { OrganizationId } from "../shared/Ids.js"
+import { TranslationLanguage } from "../shared/Languages.js"
 import { boundedString, StoredString } from "../shared/Limits.js"
 
 // Translation settings: api.md's shape and limits, conventions-2.md §6 for `languages`.
@@ -9,54 +10,6 @@ export const TranslationSettingsId = StoredString.pipe(
   Schema.brand("TranslationSettingsId")
 )
 export type TranslationSettingsId = typeof TranslationSettingsId.Type
-
-/** GitBook's TranslationLanguage: 39 codes, not BCP 47. */
-export const translationLanguages = [
-  "en",
-  "fr",
-  "de",
-  "es",
-  "it",
-  "pt",
-  "pt-br",
-  "ru",
-  "ja",
-  "zh",
-  "zh-tw",
-  "yue",
-  "ko",
-  "ar",
-  "hi",
-  "nl",
-  "pl",
-  "tr",
-  "sv",
-  "no",
-  "da",
-  "fi",
-  "el",
-  "cs",
-  "hu",
-  "ro",
-  "th",
-  "vi",
-  "id",
-  "ms",
-  "he",
-  "uk",
-  "sk",
-  "bg",
-  "hr",
-  "lt",
-  "lv",
-  "et",
-  "sl"
-] as const
-
-export const TranslationLanguage = Schema.Literal(...translationLanguages).annotations({
-  message: () => `must be one of ${translationLanguages.join(", ")}`
-})
-export type TranslationLanguage = typeof TranslationLanguage.Type
 
 export const TranslationTitle = boundedString({ min: 1, max: 100 })
 

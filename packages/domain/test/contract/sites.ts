@@ -209,6 +209,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
           path: "p",
           condition: null,
           hidden: false,
+          localizedTitle: {},
           position,
           createdAt: at(1)
         })
@@ -253,6 +254,7 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
           id: SiteSectionGroupId.make(uniqueId("g")),
           siteId: site.id,
           title: "Group",
+          localizedTitle: { fr: "Groupe", "pt-br": "Grupo" },
           icon: null,
           position: "a1",
           createdAt: at(1)
@@ -261,7 +263,9 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
           id: SiteSectionId.make(uniqueId("sec")),
           siteId: site.id,
           title: "Section",
+          localizedTitle: { ja: "セクション" },
           description: "About",
+          localizedDescription: { fr: "À propos" },
           icon: "book",
           path: "section",
           condition: "visitor.claims.pro == true",
@@ -278,10 +282,18 @@ export const sitesContract = (storage: Layer.Layer<StoragePorts>, services: Serv
           path: "one",
           condition: null,
           hidden: false,
+          localizedTitle: { zh: "一" },
           position: "a0",
           createdAt: at(3)
         }
-        const ss2: SiteSpace = { ...ss1, id: SiteSpaceId.make(uniqueId("ss")), spaceId: two!, path: "two", position: "a1" }
+        const ss2: SiteSpace = {
+          ...ss1,
+          id: SiteSpaceId.make(uniqueId("ss")),
+          spaceId: two!,
+          path: "two",
+          localizedTitle: {},
+          position: "a1"
+        }
         const withDefault = { ...section, defaultSiteSpaceId: ss1.id }
         yield* structures.write({
           groups: { put: [group], removed: [] },
